@@ -1,0 +1,115 @@
+// Operator CLI: `npm run admin -- <command> [--flag value …]`. Prints one JSON object on stdout
+// and exits 0; on failure prints a clear message on stderr and exits non-zero (2 for usage).
+import { parseArgs } from 'node:util'
+import { loadConfig } from '../src/config.ts'
+import { openDatabase, type Database } from '../src/db/client.ts'
+import { createRepositories } from '../src/db/repositories/index.ts'
+import { systemClock } from '../src/domain/clock.ts'
+import { createAccount, requireAccountByEmail, PLAN_NAMES } from '../src/domain/accounts.ts'
+import { createToken, revokeToken } from '../src/domain/tokens.ts'
+import { changePlan } from '../src/domain/billing.ts'
+import { hashPassword } from '../src/domain/passwords.ts'
+import { DomainError } from '../src/errors.ts'
+
+const USAGE = `usage: npm run admin -- <command> [options]
+  account:create --email E --plan P [--password W]   create an account (plans: ${PLAN_NAMES.join(', ')})
+  plan:set       --email E --plan P                  change the plan (upgrade now, prorated; downgrade at the next cycle)
+  token:create   --email E --name N                  create a token and print it (the only time it is shown)
+  token:list     --email E                           list the account's tokens (never their values)
+  token:revoke   --id ID                             revoke a token, immediately and permanently
+Uses DATABASE_URL, or the embedded database in DATA_DIR (default ./data) when the server is not running.`
+
+type Flags = { email?: string; plan?: string; password?: string; name?: string; id?: string }
+
+function need(flags: Flags, ...names: (keyof Flags)[]) {
+  const missing = names.filter((n) => !flags[n])
+  if (missing.length) throw new DomainError('USAGE', `missing ${missing.map((n) => '--' + n).join(', ')}\n${USAGE}`)
+}
+
+async function run(command: string, flags: Flags, database: Database) {
+  const deps = { repos: createRepositories(database.db), clock: systemClock, tokenPrefix: loadConfig().tokenPrefix }
+  switch (command) {
+    case 'account:create': {
+      need(flags, 'email', 'plan')
+      if (flags.password !== undefined && [...flags.password].length < 12) {
+        throw new DomainError('WEAK_PASSWORD', 'A password must have at least 12 characters')
+      }
+      const account = await createAccount(deps, {
+        email: flags.email!,
+        plan: flags.plan!,
+        passwordHash: flags.password ? await hashPassword(flags.password) : null,
+      })
+      return { id: account.id, email: account.email, plan: account.plan, createdAt: account.createdAt }
+    }
+    case 'plan:set': {
+      need(flags, 'email', 'plan')
+      const account = await requireAccountByEmail(deps.repos, flags.email!)
+      const { quote, entry } = await changePlan(deps, account.id, flags.plan!)
+      return {
+        email: account.email,
+        change: quote.kind,
+        fromPlan: quote.fromPlan,
+        toPlan: quote.toPlan,
+        effectiveAt: quote.effectiveAt,
+        amountCents: quote.amountCents,
+        prorationFraction: Number(quote.prorationFraction.toFixed(6)),
+        ledgerEntryId: entry.id,
+      }
+    }
+    case 'token:create': {
+      need(flags, 'email', 'name')
+      const account = await requireAccountByEmail(deps.repos, flags.email!)
+      const created = await createToken(deps, account.id, flags.name!)
+      return { token: created.token, id: created.id, name: created.name }
+    }
+    case 'token:list': {
+      need(flags, 'email')
+      const account = await requireAccountByEmail(deps.repos, flags.email!)
+      return { tokens: await deps.repos.tokens.listByAccount(account.id) }
+    }
+    case 'token:revoke': {
+      need(flags, 'id')
+      const row = await revokeToken(deps, flags.id!)
+      return { id: row.id, name: row.name, revokedAt: row.revokedAt }
+    }
+    default:
+      throw new DomainError('USAGE', command ? `unknown command "${command}"\n${USAGE}` : USAGE)
+  }
+}
+
+async function main(): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: { email: { type: 'string' }, plan: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' } },
+    })
+  } catch (err) {
+    console.error(`admin: ${(err as Error).message}\n${USAGE}`)
+    return 2
+  }
+  const [command] = parsed.positionals
+  if (!command || !/^(account:create|plan:set|token:create|token:list|token:revoke)$/.test(command)) {
+    console.error(command ? `admin: unknown command "${command}"\n${USAGE}` : USAGE)
+    return 2
+  }
+  let database: Database | undefined
+  try {
+    const config = loadConfig()
+    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, owner: 'admin CLI', maxConnections: 2 })
+    const result = await run(command, parsed.values, database)
+    process.stdout.write(JSON.stringify(result) + '\n')
+    return 0
+  } catch (err) {
+    if (err instanceof DomainError) {
+      console.error(`admin: ${err.message}`)
+      return err.code === 'USAGE' ? 2 : 1
+    }
+    console.error(`admin: ${(err as Error).message}`)
+    return 1
+  } finally {
+    await database?.close()
+  }
+}
+
+process.exitCode = await main()

@@ -1,0 +1,13 @@
+// The baseline: bare Fastify answering the same JSON as the service, no database, no auth.
+// Usage: node --import tsx scripts/bench/bare-server.ts <analyze.json> <quota.json>
+import Fastify from 'fastify'
+import { readFileSync } from 'node:fs'
+
+const analyze = JSON.parse(readFileSync(process.argv[2], 'utf8'))
+const quota = JSON.parse(readFileSync(process.argv[3], 'utf8'))
+const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 })
+app.post('/v1/analyze', async () => analyze)
+app.get('/v1/quota', async () => quota)
+await app.listen({ port: 0, host: '127.0.0.1' })
+const { port } = app.server.address() as { port: number }
+process.stdout.write(`listening http://127.0.0.1:${port}\n`)

@@ -1,0 +1,380 @@
+// npm run bench [-- --duration 10] [-- --soak 600]
+// Every scenario runs against real servers on loopback (child processes), with the load
+// generator (autocannon) in a process of its own, beside a baseline measured in the same run.
+// Database: a fresh database on BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL server
+// URL), else a throwaway PostgreSQL started for the run (needs the postgresql package).
+// The bench database's business plan gets an unbounded daily limit so that no answer is a 429.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { randomBytes } from 'node:crypto'
+import postgres from 'postgres'
+import { openDatabase } from '../../src/db/client.ts'
+import { createRepositories } from '../../src/db/repositories/index.ts'
+import { createAccount } from '../../src/domain/accounts.ts'
+import { createToken } from '../../src/domain/tokens.ts'
+import { freePort, startThrowawayPostgres } from '../../test/production/helpers/throwaway-postgres.ts'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const args = process.argv.slice(2)
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`)
+  return i >= 0 ? Number(args[i + 1]) : fallback
+}
+const DURATION = flag('duration', 10)
+const SOAK = flag('soak', 0)
+const WORKERS = flag('workers', 2)
+const tmp = mkdtempSync(join(tmpdir(), 'tea-bench-'))
+chmodSync(tmp, 0o777)
+const children: ChildProcess[] = []
+const cleanups: (() => Promise<void> | void)[] = []
+
+function log(msg: string) {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`)
+}
+
+// ---- texts ----
+const SENTENCES = [
+  'Tim Cook is the chief executive of Apple, which is based in Cupertino, California.',
+  'Apple acquired Beats Electronics in 2014 for about three billion dollars.',
+  'Analysts in London said the company would open a new office in Berlin next year.',
+  'Satya Nadella, who leads Microsoft, met Angela Merkel in Munich on Tuesday.',
+  'Toyota builds the Corolla at its plant in Georgetown, Kentucky.',
+  'The European Central Bank in Frankfurt kept interest rates unchanged.',
+  'Maria Schmidt works for Siemens and lives in Hamburg with her family.',
+  'Shares of Tesla fell after Elon Musk sold part of his stake in the company.',
+]
+function makeText(length: number): string {
+  let s = ''
+  for (let i = 0; s.length < length; i++) s += SENTENCES[(i * 5 + Math.floor(i / 8)) % SENTENCES.length] + ' '
+  return s.slice(0, length)
+}
+
+// ---- processes ----
+function startProcess(name: string, argv: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  children.push(child)
+  let out = ''
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), 90_000)
+    const onData = (c: Buffer) => {
+      out += c.toString()
+      const m = ready.exec(out)
+      if (m) {
+        clearTimeout(timer)
+        child.stdout!.off('data', onData)
+        child.stdout!.resume()
+        child.stderr!.resume()
+        resolve({ child, match: m })
+      }
+      if (out.length > 100_000) out = out.slice(-50_000)
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', (c: Buffer) => (out += c.toString()))
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${out}`)))
+  })
+}
+
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn'
+
+async function startNode(databaseUrl: string, env: Record<string, string> = {}) {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL, ANALYSIS_WORKERS: String(WORKERS), ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  children.push(child)
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) return { child, url }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error('server did not become ready in 60 s')
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+    setTimeout(() => child.kill('SIGKILL'), 15_000).unref()
+  })
+}
+
+interface LoadResult {
+  rps: number
+  p50: number
+  p99: number
+  max?: number
+  total: number
+  non2xx?: number
+  errors?: number
+  timeouts?: number
+}
+
+function runNode(argv: string[]): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...argv], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+    children.push(child)
+    let out = ''
+    child.stdout.on('data', (c) => (out += c))
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`${argv.join(' ')} exited ${code}`))))
+  })
+}
+
+const load = (spec: Record<string, unknown>) => runNode(['scripts/bench/load.ts', JSON.stringify({ duration: DURATION, ...spec })])
+
+function rssOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') }
+}
+
+// ---- database ----
+async function benchDatabase(): Promise<string> {
+  const server = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL
+  if (server) {
+    const base = new URL(server)
+    const name = `tea_bench_${randomBytes(4).toString('hex')}`
+    const admin = postgres(base.toString(), { max: 1, onnotice: () => {} })
+    await admin.unsafe(`create database ${name}`)
+    await admin.end()
+    cleanups.push(async () => {
+      const a = postgres(base.toString(), { max: 1, onnotice: () => {} })
+      await a.unsafe(`drop database if exists ${name} with (force)`)
+      await a.end()
+    })
+    const url = new URL(base)
+    url.pathname = '/' + name
+    return url.toString()
+  }
+  log('no BENCH_DATABASE_URL/TEST_DATABASE_URL: starting a throwaway PostgreSQL')
+  const pg = await startThrowawayPostgres()
+  cleanups.push(() => pg.destroy())
+  return pg.url
+}
+
+async function setupAccount(url: string) {
+  const database = await openDatabase({ databaseUrl: url, dataDir: 'unused', maxConnections: 2 })
+  const sql = postgres(url, { max: 1, onnotice: () => {} })
+  await sql`update plans set daily_limit = 2000000000 where name = 'business'`
+  await sql.end()
+  const deps = { repos: createRepositories(database.db), clock: () => new Date(), tokenPrefix: 'tea_live_' }
+  const account = await createAccount(deps, { email: `bench-${randomBytes(4).toString('hex')}@example.com`, plan: 'business' })
+  const token = (await createToken(deps, account.id, 'bench')).token
+  await database.close()
+  return token
+}
+
+// ---- nginx ----
+async function startNginx(upstreams: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort()
+  const dir = mkdtempSync(join(tmp, 'nginx-'))
+  chmodSync(dir, 0o777)
+  const conf = join(dir, 'nginx.conf')
+  writeFileSync(conf, nginxConfig(port, upstreams.map((u) => new URL(u).host), dir))
+  const child = spawn('/usr/sbin/nginx', ['-p', dir, '-c', conf], { stdio: 'inherit' })
+  children.push(child)
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/healthz`)
+      return { url: `http://127.0.0.1:${port}`, child }
+    } catch {
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+  throw new Error('nginx did not start')
+}
+
+/** The configuration documented in docs/operations.md, with the bench's ports and paths. */
+export function nginxConfig(port: number, hosts: string[], dir: string): string {
+  return `daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  upstream tea {
+    least_conn;
+${hosts.map((h) => `    server ${h} max_fails=0;`).join('\n')}
+    keepalive 64;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    client_max_body_size 1m;
+    client_body_buffer_size 1m;
+    location / {
+      proxy_pass http://tea;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_next_upstream error timeout;
+      proxy_read_timeout 30s;
+    }
+  }
+}
+`
+}
+
+// ---- report ----
+interface Row {
+  scenario: string
+  result: LoadResult
+  baseline?: string
+  ratio?: number
+  note?: string
+}
+const rows: Row[] = []
+const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '-')
+function record(scenario: string, result: LoadResult, baseline?: { name: string; value: number; mine: number }, note?: string) {
+  const errs = (result.non2xx ?? 0) + (result.errors ?? 0) + (result.timeouts ?? 0)
+  rows.push({ scenario, result, baseline: baseline?.name, ratio: baseline ? baseline.mine / baseline.value : undefined, note: [note, errs ? `${errs} non-2xx/errors` : ''].filter(Boolean).join('; ') })
+  log(`${scenario}: ${fmt(result.rps)} req/s p50 ${fmt(result.p50, 2)} ms p99 ${fmt(result.p99, 2)} ms${errs ? ` (${errs} non-2xx/errors)` : ''}`)
+}
+function printTable() {
+  const lines = [
+    '| scenario | req/s | p50 ms | p99 ms | vs baseline | ratio | notes |',
+    '|---|---:|---:|---:|---|---:|---|',
+    ...rows.map((r) => `| ${r.scenario} | ${fmt(r.result.rps)} | ${fmt(r.result.p50, 2)} | ${fmt(r.result.p99, 2)} | ${r.baseline ?? '(baseline)'} | ${r.ratio === undefined ? '' : fmt(r.ratio, 2)} | ${r.note ?? ''} |`),
+  ]
+  process.stdout.write('\n' + lines.join('\n') + '\n')
+}
+
+// ---- scenarios ----
+async function main() {
+  const { loadavg } = await import('node:os')
+  const loadAtStart = loadavg()[0]
+  const dbUrl = await benchDatabase()
+  const token = await setupAccount(dbUrl)
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+  const text2k = makeText(2000)
+  const text30k = makeText(30_000)
+  writeFileSync(join(tmp, 't2k.txt'), text2k)
+  writeFileSync(join(tmp, 't30k.txt'), text30k)
+  const cachedBody = JSON.stringify({ text: text2k })
+
+  log(`starting one node with ${WORKERS} workers`)
+  const node = await startNode(dbUrl)
+  const first = await fetch(`${node.url}/v1/analyze`, { method: 'POST', headers: auth, body: cachedBody })
+  const analyzeJson = await first.text()
+  const quotaJson = await (await fetch(`${node.url}/v1/quota`, { headers: auth })).text()
+  writeFileSync(join(tmp, 'analyze.json'), JSON.stringify({ ...JSON.parse(analyzeJson), meta: { ...JSON.parse(analyzeJson).meta, cached: true } }))
+  writeFileSync(join(tmp, 'quota.json'), quotaJson)
+
+  if (SOAK > 0) return soak(node, auth, cachedBody, text2k)
+
+  const bare = await startProcess('bare', ['--import', 'tsx', 'scripts/bench/bare-server.ts', join(tmp, 'analyze.json'), join(tmp, 'quota.json')], {}, /listening (http:\/\/\S+)/)
+  const bareUrl = bare.match[1]
+
+  // 1. HTTP overhead: bare Fastify vs cached analyze and quota.
+  const bareGet = await load({ url: `${bareUrl}/v1/quota`, connections: 10 })
+  record('bare Fastify GET (same quota JSON)', bareGet)
+  const barePost = await load({ url: `${bareUrl}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 10 })
+  record('bare Fastify POST (same analyze JSON, same body)', barePost)
+  const cached = await load({ url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 10 })
+  record('POST /v1/analyze, cached (2,000 chars)', cached, { name: 'bare POST', value: barePost.rps, mine: cached.rps }, 'target ≥ 0.40')
+  const quota = await load({ url: `${node.url}/v1/quota`, headers: auth, connections: 10 })
+  record('GET /v1/quota', quota, { name: 'bare GET', value: bareGet.rps, mine: quota.rps }, 'target ≥ 0.50')
+  await stop(bare.child)
+
+  // 2. Extraction: in-process single thread vs uncached analyses through HTTP with the pool.
+  for (const [label, file, text] of [
+    ['2,000', 't2k.txt', text2k],
+    ['30,000', 't30k.txt', text30k],
+  ] as const) {
+    const wink = await runNode(['scripts/bench/inprocess.ts', 'wink', join(tmp, file), String(DURATION)])
+    record(`wink readDoc in-process, 1 thread (${label} chars)`, wink)
+    const inproc = await runNode(['scripts/bench/inprocess.ts', 'analyze', join(tmp, file), String(DURATION)])
+    record(`service analyze() in-process, 1 thread (${label} chars)`, inproc, { name: 'wink readDoc', value: wink.rps, mine: inproc.rps })
+    const http = await load({ url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, uniqueText: text, connections: 8 })
+    record(`POST /v1/analyze uncached, ${WORKERS} workers (${label} chars)`, http, { name: `${WORKERS} × analyze() in-process`, value: WORKERS * inproc.rps, mine: http.rps }, label === '2,000' ? 'target ≥ 0.80' : `vs wink: ${fmt(http.rps / wink.rps, 2)}`)
+  }
+
+  // 3. GET /v1/quota latency alone vs under a saturating uncached analysis load.
+  const quotaRate = { url: `${node.url}/v1/quota`, headers: auth, connections: 4, rate: 400 }
+  const alone = await load(quotaRate)
+  record('GET /v1/quota at 400 req/s, alone (p99 baseline)', alone)
+  const [under, saturating] = await Promise.all([
+    load(quotaRate),
+    load({ url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, uniqueText: text30k, connections: 16 }),
+  ])
+  record('GET /v1/quota at 400 req/s, under saturating analysis', under, { name: 'p99 alone (ratio of p99s)', value: alone.p99, mine: under.p99 }, 'target ≤ 3.00')
+  record('  (the saturating load: uncached 30,000 chars, 16 connections)', saturating)
+  const single = rssOf(node.child.pid!)
+  rows.push({ scenario: `peak RSS, one node with ${WORKERS} workers (after all the above)`, result: { rps: NaN, p50: NaN, p99: NaN, total: 0 }, note: `${fmt(single.peak / 2 ** 20)} MB peak (VmHWM), ${fmt(single.rss / 2 ** 20)} MB now; target ≤ 400 MB` })
+  log(`peak RSS ${fmt(single.peak / 2 ** 20)} MB`)
+
+  // 4. Nodes behind nginx: one node direct (baseline), one node via nginx, three nodes via nginx.
+  const oneDirect = await load({ url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 32 })
+  record('one node direct: cached analyze, 32 conns', oneDirect)
+  const oneQuota = await load({ url: `${node.url}/v1/quota`, headers: auth, connections: 32 })
+  record('one node direct: GET /v1/quota, 32 conns', oneQuota)
+  const nginx1 = await startNginx([node.url])
+  const viaOne = await load({ url: `${nginx1.url}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 32 })
+  record('nginx → one node: cached analyze', viaOne, { name: 'one node direct', value: oneDirect.rps, mine: viaOne.rps })
+  await stop(nginx1.child)
+  await stop(node.child)
+  log('starting three nodes (1 worker each) behind nginx')
+  const three = await Promise.all([0, 1, 2].map(() => startNode(dbUrl, { ANALYSIS_WORKERS: '1' })))
+  const nginx3 = await startNginx(three.map((n) => n.url))
+  const viaThree = await load({ url: `${nginx3.url}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 32 })
+  record('nginx → three nodes: cached analyze', viaThree, { name: 'one node direct', value: oneDirect.rps, mine: viaThree.rps })
+  const viaThreeQuota = await load({ url: `${nginx3.url}/v1/quota`, headers: auth, connections: 32 })
+  record('nginx → three nodes: GET /v1/quota', viaThreeQuota, { name: 'one node direct', value: oneQuota.rps, mine: viaThreeQuota.rps })
+  const viaThreeUncached = await load({ url: `${nginx3.url}/v1/analyze`, method: 'POST', headers: auth, uniqueText: text2k, connections: 8 })
+  record('nginx → three nodes: uncached analyze (2,000 chars)', viaThreeUncached)
+  const peaks = three.map((n) => rssOf(n.child.pid!).peak)
+  rows.push({ scenario: 'peak RSS, three nodes with 1 worker each', result: { rps: NaN, p50: NaN, p99: NaN, total: 0 }, note: peaks.map((p) => `${fmt(p / 2 ** 20)} MB`).join(', ') })
+  await stop(nginx3.child)
+  await Promise.all(three.map((n) => stop(n.child)))
+  printTable()
+  process.stdout.write(
+    `\nmachine: ${(await import('node:os')).cpus().length} cores, node ${process.version}; ${DURATION} s per scenario; server: node --import tsx src/server.ts, LOG_LEVEL=${LOG_LEVEL}; ` +
+      `1-min load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end (other work on the machine skews the figures)\n`,
+  )
+}
+
+async function soak(node: { child: ChildProcess; url: string }, auth: Record<string, string>, cachedBody: string, text2k: string) {
+  // A mixed load in 30 s slices: cached analyses, uncached 2,000-character analyses and quota
+  // reads at fixed rates; RSS and each slice's p99 are printed as they come.
+  const slice = Math.min(30, SOAK)
+  const slices = Math.max(1, Math.round(SOAK / slice))
+  process.stdout.write(`| t (s) | RSS MB | peak MB | cached p99 ms | uncached p99 ms | quota p99 ms | req/s (all) | non-2xx |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n`)
+  const start = rssOf(node.child.pid!)
+  process.stdout.write(`| 0 | ${fmt(start.rss / 2 ** 20)} | ${fmt(start.peak / 2 ** 20)} | | | | | |\n`)
+  for (let i = 1; i <= slices; i++) {
+    const [c, u, q] = await Promise.all([
+      load({ url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 4, rate: 300, duration: slice }),
+      load({ url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, uniqueText: text2k, connections: 4, rate: 80, duration: slice }),
+      load({ url: `${node.url}/v1/quota`, headers: auth, connections: 4, rate: 300, duration: slice }),
+    ])
+    const m = rssOf(node.child.pid!)
+    const bad = [c, u, q].reduce((s, r) => s + (r.non2xx ?? 0) + (r.errors ?? 0) + (r.timeouts ?? 0), 0)
+    process.stdout.write(`| ${i * slice} | ${fmt(m.rss / 2 ** 20)} | ${fmt(m.peak / 2 ** 20)} | ${fmt(c.p99, 1)} | ${fmt(u.p99, 1)} | ${fmt(q.p99, 1)} | ${fmt(c.rps + u.rps + q.rps)} | ${bad} |\n`)
+  }
+  await stop(node.child)
+}
+
+try {
+  await main()
+} finally {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL')
+  for (const f of cleanups.reverse()) await f()
+  rmSync(tmp, { recursive: true, force: true })
+}

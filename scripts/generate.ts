@@ -1,0 +1,76 @@
+// Generates everything in generated/ from openapi.yaml, the single source of truth:
+//   openapi.json       the document as JSON (served by /docs, read by the route table)
+//   api-types.ts       openapi-typescript types (paths, components, operations)
+//   validators.js/.d.ts  AJV standalone validators for the request bodies
+// `--check` writes nothing and exits 1 when a file differs from what would be generated,
+// so CI catches a spec edited without regenerating (or a generated file edited by hand).
+import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { parse } from 'yaml'
+import openapiTS, { astToString } from 'openapi-typescript'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import standalone from 'ajv/dist/standalone/index.js'
+import { schemasAsDefs } from '../src/openapi.ts'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const specPath = join(root, 'openapi.yaml')
+const outDir = join(root, 'generated')
+const HEADER = '// GENERATED CODE - DO NOT MODIFY. Produced by scripts/generate.ts from openapi.yaml (npm run generate).\n'
+
+/** Request bodies that get a standalone validator: export name → component schema. */
+const VALIDATORS: Record<string, string> = {
+  validateAnalyzeRequest: 'AnalyzeRequest',
+}
+
+/**
+ * AJV's ESM standalone output still `require`s its runtime helpers (ajv-validator/ajv#2209);
+ * give the module a real `require` so it loads as an ES module under any loader.
+ */
+function esmImports(code: string): string {
+  if (!code.includes('require(')) return code
+  return 'import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n' + code.replace('"use strict";', '')
+}
+
+async function build(): Promise<Record<string, string>> {
+  const source = readFileSync(specPath, 'utf8')
+  const spec = parse(source)
+  const files: Record<string, string> = {}
+
+  files['openapi.json'] = JSON.stringify(spec, null, 2) + '\n'
+
+  // A field with a default is optional to send: do not mark it required in the types.
+  const ast = await openapiTS(pathToFileURL(specPath), { alphabetize: false, defaultNonNullable: false })
+  files['api-types.ts'] = HEADER + '/* eslint-disable */\n' + astToString(ast)
+
+  const id = 'https://schemas.tea.local/openapi.json'
+  const ajv = new Ajv2020({ code: { source: true, esm: true }, allErrors: false, strict: true })
+  ajv.addSchema(schemasAsDefs(spec, id))
+  const refs = Object.fromEntries(Object.entries(VALIDATORS).map(([name, schema]) => [name, `${id}#/$defs/${schema}`]))
+  files['validators.js'] = HEADER + '/* eslint-disable */\n' + esmImports(standalone.default(ajv, refs)) + '\n'
+  files['validators.d.ts'] =
+    HEADER +
+    "import type { ValidateFunction } from 'ajv'\n" +
+    "import type { components } from './api-types.ts'\n" +
+    Object.entries(VALIDATORS)
+      .map(([name, schema]) => `export declare const ${name}: ValidateFunction<components['schemas']['${schema}']>\n`)
+      .join('')
+  return files
+}
+
+const files = await build()
+if (process.argv.includes('--check')) {
+  const stale = Object.entries(files).filter(([name, text]) => {
+    const path = join(outDir, name)
+    return !existsSync(path) || readFileSync(path, 'utf8') !== text
+  })
+  if (stale.length > 0) {
+    console.error(`generated/ is stale (${stale.map(([n]) => n).join(', ')}): run npm run generate and commit the result`)
+    process.exit(1)
+  }
+  console.log(`generated/ is up to date (${Object.keys(files).length} files)`)
+} else {
+  mkdirSync(outDir, { recursive: true })
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(outDir, name), text)
+  console.log(`wrote ${Object.keys(files).map((n) => 'generated/' + n).join(', ')}`)
+}

@@ -1,0 +1,270 @@
+// Trains the entity tagger (averaged perceptron, BILOU) on the train splits and writes
+// models/ner.bin.gz. Deterministic: fixed document order shuffles from a seeded PRNG.
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { tokenize, type Tokenized } from '../../src/nlp/tokens.ts'
+import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, NTAGS, TYPES, docInfo, phraseHash, staticFeatures, type DocInfo, type Gazetteer } from '../../src/nlp/features.ts'
+import { buildModel, decode, encodeTagger, modelScorer, spans } from '../../src/nlp/tagger.ts'
+import { buildGazetteer } from './gazetteer.ts'
+import { syntheticDocs } from './synthetic.ts'
+import { REPO_ROOT, TAGGER_LABEL, readJsonl, rng, shuffle, type Example } from './data.ts'
+
+export interface Prepared {
+  doc: Tokenized
+  info: DocInfo
+  gold: Int32Array
+  ignore: Uint8Array
+  goldSpans: Set<string>
+}
+
+/** Tokenizes an annotated text and projects its character spans onto BILOU tags. */
+export function prepare(ex: Example, gazetteer: Gazetteer): Prepared {
+  const doc = tokenize(ex.text)
+  const info = docInfo(doc, gazetteer)
+  const n = doc.tokens.length
+  const gold = new Int32Array(n)
+  const ignore = new Uint8Array(n)
+  const goldSpans = new Set<string>()
+  for (const e of ex.entities ?? []) {
+    const idx: number[] = []
+    for (let i = 0; i < n; i++) {
+      const t = doc.tokens[i]
+      if (t.start < e.end && t.end > e.start) idx.push(i)
+    }
+    if (!idx.length) continue
+    const label = TAGGER_LABEL[e.type]
+    if (!label) {
+      for (const i of idx) ignore[i] = 1
+      continue
+    }
+    // An entity that wink splits across sentences is kept up to the sentence break.
+    const sent = doc.tokens[idx[0]].sent
+    const ks = idx.filter((i) => doc.tokens[i].sent === sent)
+    const k = TYPES.indexOf(label)
+    if (ks.length === 1) gold[ks[0]] = 4 + 4 * k
+    else {
+      gold[ks[0]] = 1 + 4 * k
+      for (let j = 1; j < ks.length - 1; j++) gold[ks[j]] = 2 + 4 * k
+      gold[ks[ks.length - 1]] = 3 + 4 * k
+    }
+    goldSpans.add(`${label}|${e.start}|${e.end}`)
+  }
+  return { doc, info, gold, ignore, goldSpans }
+}
+
+/** The gazetteer plus every annotated name (up to MAX_GAZ_WORDS words) under its majority type. */
+function withTrainingNames(base: Gazetteer, examples: Example[]): Gazetteer {
+  const votes = new Map<number, Map<string, number>>()
+  const prefixes = new Set<number>()
+  for (const ex of examples) {
+    for (const e of ex.entities ?? []) {
+      const label = TAGGER_LABEL[e.type]
+      if (!label) continue
+      const ws = e.text.toLowerCase().split(/\s+/).filter(Boolean)
+      if (!ws.length || ws.length > MAX_GAZ_WORDS) continue
+      const h = phraseHash(ws)
+      let v = votes.get(h)
+      if (!v) votes.set(h, (v = new Map()))
+      v.set(label, (v.get(label) ?? 0) + 1)
+      for (let k = 1; k < ws.length; k++) prefixes.add(phraseHash(ws.slice(0, k)))
+    }
+  }
+  const gaz: Gazetteer = new Map(base)
+  for (const [h, v] of votes) {
+    let best = ''
+    let n = 0
+    for (const [l, c] of v) if (c > n) { n = c; best = l }
+    gaz.set(h, (gaz.get(h) ?? 0) | (1 << GAZ_CLASSES.indexOf(('t' + best) as (typeof GAZ_CLASSES)[number])))
+  }
+  for (const p of prefixes) gaz.set(p, (gaz.get(p) ?? 0) | GAZ_PREFIX)
+  return gaz
+}
+
+/** Words written mid-sentence in lower case at least 3 times, and more often than capitalised, in the corpora. */
+function commonWords(files: string[]): Set<string> {
+  const lower = new Map<string, number>()
+  const cap = new Map<string, number>()
+  for (const f of files) {
+    for (const ex of readJsonl(f)) {
+      const ws = ex.text.split(/\s+/)
+      for (let i = 1; i < ws.length; i++) {
+        if (/[.!?]$/.test(ws[i - 1])) continue
+        if (/^\p{Ll}+$/u.test(ws[i])) lower.set(ws[i], (lower.get(ws[i]) ?? 0) + 1)
+        else if (/^\p{Lu}\p{Ll}+$/u.test(ws[i])) cap.set(ws[i].toLowerCase(), (cap.get(ws[i].toLowerCase()) ?? 0) + 1)
+      }
+    }
+  }
+  return new Set([...lower].filter(([w, c]) => c >= 3 && c > (cap.get(w) ?? 0)).map(([w]) => w))
+}
+
+export interface NerTrainOptions {
+  epochs: number
+  minCount: number
+  seed: number
+  out: string
+  dev?: string
+}
+
+export function trainNer(opts: NerTrainOptions): void {
+  const t0 = Date.now()
+  const sources = process.env.TEA_NER_SOURCES?.split(',') ?? ['conll2003/train_docs.jsonl', 'wnut17/train_grouped.jsonl', 'conll04/train_grouped.jsonl']
+  const base = buildGazetteer(commonWords([...sources, 'newsmtsc/train.jsonl']))
+  const examples = sources.flatMap((s) => readJsonl(s).map((ex) => ({ ex, conll: s.startsWith('conll2003') })))
+  // Names annotated in training become a gazetteer class of their own. A training document
+  // sees only the names of the other folds: with its own names it would learn to trust the
+  // feature far more than it deserves on unseen text.
+  const folds = 5
+  const fold = examples.map((_, i) => i % folds)
+  const gazetteer = withTrainingNames(base, examples.map((e) => e.ex))
+  const foldGaz = Array.from({ length: folds }, (_, f) => withTrainingNames(base, examples.filter((_, i) => fold[i] !== f).map((e) => e.ex)))
+  const data: Prepared[] = []
+  const repeat: number[] = []
+  // Newswire is seen CONLL_REPEAT times per epoch: the noisy social text (needed for objects and
+  // informal writing) otherwise pulls the newswire decisions towards its own conventions.
+  const conllRepeat = Number(process.env.TEA_CONLL_REPEAT ?? 3)
+  examples.forEach(({ ex, conll }, i) => {
+    data.push(prepare(ex, foldGaz[fold[i]]))
+    repeat.push(conll ? conllRepeat : 1)
+  })
+  for (const ex of syntheticDocs(Number(process.env.TEA_SYNTHETIC ?? 300), opts.seed)) {
+    data.push(prepare(ex, gazetteer))
+    repeat.push(1)
+  }
+  const nTok = data.reduce((a, d) => a + d.doc.tokens.length, 0)
+  console.log(`ner: ${data.length} documents, ${nTok} tokens, gazetteer ${gazetteer.size} phrases (${Date.now() - t0} ms)`)
+
+  // Static features seen fewer than minCount times are dropped: they cannot be learned reliably.
+  const counts = new Map<number, number>()
+  const buf: number[] = []
+  for (const d of data) {
+    for (let i = 0; i < d.doc.tokens.length; i++) {
+      buf.length = 0
+      staticFeatures(d.doc, d.info, i, buf)
+      for (const f of buf) counts.set(f, (counts.get(f) ?? 0) + 1)
+    }
+  }
+  const index = new Map<number, number>()
+  const names: number[] = []
+  for (const [f, c] of counts) if (c >= opts.minCount) { index.set(f, names.length); names.push(f) }
+  counts.clear()
+  const feats: Int32Array[][] = data.map((d) => {
+    const rows: Int32Array[] = []
+    for (let i = 0; i < d.doc.tokens.length; i++) {
+      buf.length = 0
+      staticFeatures(d.doc, d.info, i, buf)
+      const ids: number[] = []
+      for (const f of buf) {
+        const k = index.get(f)
+        if (k !== undefined) ids.push(k)
+      }
+      rows.push(Int32Array.from(ids))
+    }
+    return rows
+  })
+  // Surface words frequent in training and never the first token of an entity.
+  const wordCount = new Map<number, number>()
+  const startCount = new Map<number, number>()
+  for (const d of data) for (let i = 0; i < d.doc.tokens.length; i++) {
+    const h = d.info.hWord[i]
+    wordCount.set(h, (wordCount.get(h) ?? 0) + 1)
+    const part = d.gold[i] === 0 ? 0 : ((d.gold[i] - 1) & 3) + 1
+    if (part === 1 || part === 4 || d.ignore[i]) startCount.set(h, (startCount.get(h) ?? 0) + 1)
+  }
+  const skip = new Set<number>()
+  for (const [h, c] of wordCount) if (c >= 5 && !startCount.has(h)) skip.add(h)
+  console.log(`ner: ${skip.size} never-starting words skipped while no entity is open`)
+  const capacity = names.length + 100_000
+  console.log(`ner: ${names.length} static features`)
+
+  const w = new Float64Array(capacity * NTAGS)
+  const u = new Float64Array(capacity * NTAGS)
+  let c = 1
+  const idOf = (f: number): number => {
+    let k = index.get(f)
+    if (k === undefined) {
+      if (names.length >= capacity) return -1
+      k = names.length
+      index.set(f, k)
+      names.push(f)
+    }
+    return k
+  }
+
+  const r = rng(opts.seed)
+  const order = data.flatMap((_, i) => new Array<number>(repeat[i]).fill(i))
+  const devSet = opts.dev ? readJsonl(opts.dev).map((ex) => prepare(ex, gazetteer)) : []
+  for (let epoch = 1; epoch <= opts.epochs; epoch++) {
+    shuffle(order, r)
+    let errors = 0
+    for (const di of order) {
+      const d = data[di]
+      const rows = feats[di]
+      let dynIds: number[] = []
+      const dynBuf: number[] = []
+      decode(
+        d.doc,
+        d.info,
+        (i, dyn, scores) => {
+          scores.fill(0)
+          dynBuf.length = 0
+          for (const f of dyn) { const k = idOf(f); if (k >= 0) dynBuf.push(k) }
+          dynIds = dynBuf
+          for (const k of rows[i]) for (let t = 0, b = k * NTAGS; t < NTAGS; t++) scores[t] += w[b + t]
+          for (const k of dynIds) for (let t = 0, b = k * NTAGS; t < NTAGS; t++) scores[t] += w[b + t]
+        },
+        skip,
+        (i, _dyn, pred) => {
+          c++
+          const g = d.gold[i]
+          if (d.ignore[i] || pred === g) return
+          errors++
+          for (const k of rows[i]) { w[k * NTAGS + g] += 1; u[k * NTAGS + g] += c; w[k * NTAGS + pred] -= 1; u[k * NTAGS + pred] -= c }
+          for (const k of dynIds) { w[k * NTAGS + g] += 1; u[k * NTAGS + g] += c; w[k * NTAGS + pred] -= 1; u[k * NTAGS + pred] -= c }
+        },
+      )
+    }
+    const avg = averaged(w, u, c, names.length)
+    const dev = devSet.length ? spanF1(devSet, names, avg, gazetteer, skip) : ''
+    console.log(`ner: epoch ${epoch} errors ${errors} ${dev} (${Math.round((Date.now() - t0) / 1000)} s)`)
+  }
+
+  const avg = averaged(w, u, c, names.length)
+  // Rows that never matter are dropped to keep the file small.
+  const keep: number[] = []
+  for (let k = 0; k < names.length; k++) {
+    let m = 0
+    for (let t = 0; t < NTAGS; t++) m = Math.max(m, Math.abs(avg[k * NTAGS + t]))
+    if (m >= Number(process.env.TEA_PRUNE ?? 0.5)) keep.push(k)
+  }
+  const outW = new Float32Array(keep.length * NTAGS)
+  keep.forEach((k, j) => outW.set(avg.subarray(k * NTAGS, (k + 1) * NTAGS), j * NTAGS))
+  const file = encodeTagger(Int32Array.from(keep.map((k) => names[k])), outW, gazetteer, skip)
+  writeFileSync(opts.out, file)
+  console.log(`ner: wrote ${path.relative(REPO_ROOT, opts.out)} (${keep.length} features, ${(file.length / 1e6).toFixed(2)} MB)`)
+}
+
+function averaged(w: Float64Array, u: Float64Array, c: number, rowsUsed: number): Float32Array {
+  const out = new Float32Array(rowsUsed * NTAGS)
+  for (let k = 0; k < out.length; k++) out[k] = w[k] - u[k] / c
+  return out
+}
+
+/** Quick span-level micro-F1 (PER/ORG/LOC) used to follow training; `npm run eval` is the real score. */
+function spanF1(set: Prepared[], names: number[], avg: Float32Array, gazetteer: Gazetteer, skip: Set<number>): string {
+  const model = buildModel(names, avg, gazetteer, skip)
+  let tp = 0, fp = 0, fn = 0
+  for (const d of set) {
+    const tags = decode(d.doc, d.info, modelScorer(model, d.doc, d.info), skip)
+    const pred = new Set(
+      spans(tags)
+        .filter((s) => s.type !== 'MISC' && s.type !== 'OBJ')
+        .map((s) => `${s.type}|${d.doc.tokens[s.first].start}|${d.doc.tokens[s.last - 1].end}`),
+    )
+    const gold = [...d.goldSpans].filter((g) => !g.startsWith('MISC') && !g.startsWith('OBJ'))
+    for (const g of gold) if (pred.has(g)) tp++; else fn++
+    for (const p of pred) if (!gold.includes(p)) fp++
+  }
+  const p = tp / Math.max(1, tp + fp)
+  const rc = tp / Math.max(1, tp + fn)
+  return `dev P ${p.toFixed(3)} R ${rc.toFixed(3)} F1 ${((2 * p * rc) / Math.max(1e-9, p + rc)).toFixed(3)}`
+}

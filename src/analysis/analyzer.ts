@@ -1,0 +1,50 @@
+// Where the extraction runs. The service sees only this interface, so running it on the main
+// thread (tests, small deployments) or in a worker pool is a start-up choice.
+import type { Analysis, AnalyzeOptions } from '../nlp/types.ts'
+
+export interface AnalyzerCall extends AnalyzeOptions {
+  /** Aborted when the answer is no longer wanted (client gone): a queued analysis is dropped. */
+  signal?: AbortSignal
+}
+
+export interface AnalyzerStats {
+  /** Analyses waiting for a worker. */
+  queued: number
+  /** Share of worker capacity busy right now, 0..1. */
+  utilization: number
+}
+
+export interface Analyzer {
+  analyze(text: string, options: AnalyzerCall): Promise<Analysis>
+  /** Model loaded and able to take work (readiness). */
+  ready(): boolean
+  /** False when a new analysis would be refused for lack of room (checked before the quota). */
+  accepting?(): boolean
+  stats?(): AnalyzerStats
+  /** Set by the application: called with the extraction time of every analysis, in seconds. */
+  observe?: (seconds: number) => void
+  close(): Promise<void>
+}
+
+/** Runs the extraction on the calling thread. */
+export async function createInlineAnalyzer(): Promise<Analyzer> {
+  const nlp = await import('../nlp/index.ts')
+  let running = 0
+  const analyzer: Analyzer = {
+    async analyze(text, { signal, ...options }) {
+      signal?.throwIfAborted()
+      const started = performance.now()
+      running++
+      try {
+        return nlp.analyze(text, options)
+      } finally {
+        running--
+        analyzer.observe?.((performance.now() - started) / 1000)
+      }
+    },
+    ready: () => true,
+    stats: () => ({ queued: 0, utilization: running > 0 ? 1 : 0 }),
+    async close() {},
+  }
+  return analyzer
+}

@@ -1,0 +1,106 @@
+// Two-level analysis cache (product decisions): an in-process LRU bounded in bytes in front
+// of a shared table, so every node, and a restarted node, sees the same 24 hours.
+// Keys are per account. Nothing readable about the text is stored: the table holds a hash of
+// a hash as the key and the result encrypted with a key only the text itself yields.
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
+import type { CacheRepository } from '../db/repositories/cache.ts'
+import type { Analysis } from '../nlp/types.ts'
+import type { Clock } from '../domain/clock.ts'
+
+export const CACHE_TTL_MS = 24 * 60 * 60 * 1000
+
+export interface CacheKey {
+  accountId: string
+  /** Stored: identifies the entry, reveals nothing about the text. */
+  key: string
+  /** Never stored: decrypts the entry. */
+  secret: Buffer
+}
+
+export interface CachedAnalysis {
+  analysis: Analysis
+  createdAt: Date
+}
+
+/** `languageHint` changes the analysis; the other options are applied after the cache. */
+export function cacheKey(accountId: string, languageHint: string | undefined, text: string): CacheKey {
+  const digest = createHash('sha256').update(`${accountId}\0${languageHint ?? ''}\0`).update(text).digest()
+  return {
+    accountId,
+    key: createHash('sha256').update('tea-cache-key\0').update(digest).digest('hex'),
+    secret: createHash('sha256').update('tea-cache-secret\0').update(digest).digest(),
+  }
+}
+
+function encrypt(secret: Buffer, value: unknown): string {
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', secret, iv)
+  const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()])
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')
+}
+
+function decrypt(secret: Buffer, payload: string): unknown {
+  const raw = Buffer.from(payload, 'base64')
+  const decipher = createDecipheriv('aes-256-gcm', secret, raw.subarray(0, 12))
+  decipher.setAuthTag(raw.subarray(12, 28))
+  return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'))
+}
+
+export function createAnalysisCache(deps: { repo: CacheRepository; clock: Clock; maxBytes: number }) {
+  const local =
+    deps.maxBytes > 0
+      ? new LRUCache<string, CachedAnalysis>({
+          maxSize: deps.maxBytes,
+          // UTF-16 in memory: about two bytes a character of the serialised result.
+          sizeCalculation: (v) => JSON.stringify(v.analysis).length * 2 + 64,
+          ttlAutopurge: false,
+        })
+      : undefined
+  const localKey = (k: CacheKey) => `${k.accountId}:${k.key}`
+  let hits = 0
+  let misses = 0
+
+  return {
+    async get(k: CacheKey): Promise<CachedAnalysis | undefined> {
+      const now = deps.clock()
+      const mine = local?.get(localKey(k))
+      if (mine && now.getTime() - mine.createdAt.getTime() < CACHE_TTL_MS) {
+        hits++
+        return mine
+      }
+      const row = await deps.repo.get(k.accountId, k.key, new Date(now.getTime() - CACHE_TTL_MS))
+      if (!row) {
+        misses++
+        return undefined
+      }
+      let analysis: Analysis
+      try {
+        analysis = decrypt(k.secret, row.payload) as Analysis
+      } catch {
+        misses++
+        return undefined // a key collision or a damaged row: analyse afresh
+      }
+      const entry = { analysis, createdAt: row.createdAt }
+      local?.set(localKey(k), entry, { ttl: Math.max(1, CACHE_TTL_MS - (now.getTime() - row.createdAt.getTime())) })
+      hits++
+      return entry
+    },
+
+    async put(k: CacheKey, analysis: Analysis): Promise<void> {
+      const now = deps.clock()
+      const createdAt = await deps.repo.put(k.accountId, k.key, encrypt(k.secret, analysis), now, new Date(now.getTime() - CACHE_TTL_MS))
+      local?.set(localKey(k), { analysis, createdAt }, { ttl: Math.max(1, CACHE_TTL_MS - (now.getTime() - createdAt.getTime())) })
+    },
+
+    /** Drops expired rows from the shared table; called periodically. */
+    async prune(): Promise<number> {
+      return deps.repo.deleteOlderThan(new Date(deps.clock().getTime() - CACHE_TTL_MS))
+    },
+
+    stats() {
+      return { hits, misses, entries: local?.size ?? 0, bytes: local?.calculatedSize ?? 0 }
+    },
+  }
+}
+export type AnalysisCache = ReturnType<typeof createAnalysisCache>

@@ -1,0 +1,103 @@
+// The extraction in a pool of worker threads (piscina), so that a 30,000-character analysis
+// never stalls the event loop that answers quota look-ups and cached results.
+// - Each worker loads the model once, when it starts (src/analysis/worker.ts imports the engine).
+// - The queue is bounded: past `queueMax` waiting analyses the pool refuses work (503 OVERLOADED).
+// - Each analysis has a time limit; a timed-out analysis has its worker terminated and replaced
+//   (piscina terminates the thread running an aborted task and starts another to keep minThreads).
+// - A worker that dies mid-analysis is replaced the same way; its task fails with 503 ANALYSIS_FAILED.
+import { Piscina } from 'piscina'
+import { ServiceUnavailableError } from '../errors.ts'
+import type { Analysis } from '../nlp/types.ts'
+import type { Analyzer, AnalyzerCall } from './analyzer.ts'
+import type { WorkerResult, WorkerTask } from './worker.ts'
+
+export interface PoolOptions {
+  workers: number
+  queueMax: number
+  timeoutMs: number
+  /** The worker module; the real one by default (tests substitute misbehaving workers). */
+  filename?: string
+  /** Where pool-level problems (a worker that died) are reported. */
+  onWorkerError?: (err: unknown) => void
+}
+
+export const DEFAULT_WORKER = new URL('./worker.mjs', import.meta.url).href
+
+/** A short text run once per worker at start-up, so that readiness means "model loaded". */
+const WARM_UP: WorkerTask = {
+  text: 'Tim Cook is the chief executive of Apple, which is based in Cupertino, California.',
+  options: { language: 'en' },
+}
+
+export interface PoolAnalyzer extends Analyzer {
+  /** The piscina pool itself (tests use its `threads` to kill a worker mid-analysis). */
+  readonly pool: Piscina
+}
+
+export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyzer> {
+  const pool = new Piscina<WorkerTask, WorkerResult>({
+    filename: opts.filename ?? DEFAULT_WORKER,
+    minThreads: opts.workers,
+    maxThreads: opts.workers,
+    maxQueue: opts.queueMax,
+    concurrentTasksPerWorker: 1,
+    idleTimeout: Number.POSITIVE_INFINITY,
+  })
+  // Without a listener, a worker's start-up error would be rethrown as an uncaught exception.
+  pool.on('error', (err) => opts.onWorkerError?.(err))
+  let inFlight = 0
+  let ready = false
+  let closed = false
+
+  // Every worker takes one warm-up task: concurrent tasks with one task per worker land on
+  // distinct workers, and each worker has loaded its model once its task has answered.
+  await Promise.all(Array.from({ length: opts.workers }, () => pool.run(WARM_UP)))
+  ready = true
+
+  const analyzer: PoolAnalyzer = {
+    pool,
+    async analyze(text: string, { signal, ...options }: AnalyzerCall): Promise<Analysis> {
+      if (closed) throw new ServiceUnavailableError('SHUTTING_DOWN', 'The server is shutting down; retry on another node', 1)
+      const timeout = AbortSignal.timeout(opts.timeoutMs)
+      const abort = signal ? AbortSignal.any([signal, timeout]) : timeout
+      inFlight++
+      try {
+        const result = await pool.run({ text, options }, { signal: abort })
+        analyzer.observe?.(result.ms / 1000)
+        return result.analysis
+      } catch (err) {
+        if (timeout.aborted) {
+          throw new ServiceUnavailableError(
+            'ANALYSIS_TIMEOUT',
+            `The analysis took longer than ${opts.timeoutMs} ms and was stopped; retry later or send a shorter text`,
+            1,
+          )
+        }
+        if (signal?.aborted) throw signal.reason
+        if (err instanceof Error && /queue is at limit/i.test(err.message)) throw overloaded()
+        if (err instanceof Error && /terminated|exited|worker/i.test(err.message) && !(err instanceof ServiceUnavailableError)) {
+          opts.onWorkerError?.(err)
+          throw new ServiceUnavailableError('ANALYSIS_FAILED', 'The analysis worker stopped unexpectedly; it has been replaced, retry the request', 1)
+        }
+        throw err
+      } finally {
+        inFlight--
+      }
+    },
+    ready: () => ready && !closed,
+    accepting: () => !closed && pool.queueSize < opts.queueMax,
+    stats: () => ({
+      queued: pool.queueSize,
+      utilization: Math.min(1, Math.max(0, inFlight - pool.queueSize) / opts.workers),
+    }),
+    async close() {
+      closed = true
+      await pool.close({ force: false })
+    },
+  }
+  return analyzer
+}
+
+export function overloaded(): ServiceUnavailableError {
+  return new ServiceUnavailableError('OVERLOADED', 'The analysis queue is full; retry after 1 second', 1)
+}

@@ -1,0 +1,107 @@
+// POST /v1/analyze as a domain function: cache, language, quota, extraction, options.
+// Order of checks (product decisions): the caller is already authenticated; invalid input
+// (400, including an unsupported language) comes before the quota (429).
+import { UnsupportedLanguageError } from '../errors.ts'
+import type { Repositories } from '../db/repositories/index.ts'
+import type { Clock } from '../domain/clock.ts'
+import { refundRequest, reserveRequest, type QuotaState } from '../domain/quota.ts'
+import type { RefundQueue } from '../domain/refunds.ts'
+import { ServiceUnavailableError } from '../errors.ts'
+import type { Analysis } from '../nlp/types.ts'
+import type { Analyzer } from './analyzer.ts'
+import { cacheKey, type AnalysisCache } from './cache.ts'
+
+export interface AnalyzeInput {
+  text: string
+  options?: { languageHint?: string; maxEntitiesPerType?: number; includeEvidence?: boolean }
+}
+
+export interface AnalysisServiceDeps {
+  repos: Repositories
+  clock: Clock
+  cache: AnalysisCache
+  analyzer: Analyzer
+  detectLanguage: (text: string) => string
+  supportedLanguages: readonly string[]
+  /** Refunds that failed (database down) are written later instead of being lost. */
+  refunds?: RefundQueue
+  /** Problems that do not fail the request (a cache write that did not happen). */
+  warn?: (err: unknown, message: string) => void
+}
+
+export interface AnalysisOutcome {
+  analysis: Analysis
+  cached: boolean
+}
+
+export const DEFAULT_MAX_ENTITIES = 50
+
+export async function analyzeForAccount(
+  deps: AnalysisServiceDeps,
+  account: QuotaState & { accountId: string },
+  input: AnalyzeInput,
+  /** Aborted when the client has gone: the request then ends in an error and is refunded. */
+  signal?: AbortSignal,
+): Promise<AnalysisOutcome> {
+  const hint = input.options?.languageHint
+  const key = cacheKey(account.accountId, hint, input.text)
+  const hit = await deps.cache.get(key)
+  let language: string | undefined
+  if (!hit) {
+    language = hint ?? deps.detectLanguage(input.text)
+    if (!deps.supportedLanguages.includes(language)) throw new UnsupportedLanguageError(language, deps.supportedLanguages)
+    // A full queue is answered before the quota is touched: an overloaded node costs no writes.
+    if (deps.analyzer.accepting && !deps.analyzer.accepting()) {
+      throw new ServiceUnavailableError('OVERLOADED', 'The analysis queue is full; retry after 1 second', 1)
+    }
+  }
+  signal?.throwIfAborted()
+  const reservation = await reserveRequest(deps, account)
+  try {
+    let outcome: AnalysisOutcome
+    if (hit) {
+      outcome = { analysis: hit.analysis, cached: true }
+    } else {
+      const analysis = await deps.analyzer.analyze(input.text, { language: language!, signal })
+      // The answer is good without the cache write; a database hiccup here must not turn a
+      // finished analysis into an error (and a refund).
+      await deps.cache.put(key, analysis).catch((err) => deps.warn?.(err, 'cache write failed'))
+      outcome = { analysis, cached: false }
+    }
+    signal?.throwIfAborted()
+    return outcome
+  } catch (err) {
+    try {
+      await refundRequest(deps, reservation, account)
+    } catch (refundErr) {
+      if (!deps.refunds) throw refundErr
+      deps.refunds.defer(reservation)
+      deps.warn?.(refundErr, 'refund deferred until the database answers')
+    }
+    throw err
+  }
+}
+
+/**
+ * The caller's view of an analysis: entity lists cut to `maxEntitiesPerType`, relations whose
+ * entity was cut dropped with it, evidence removed on request.
+ */
+export function applyOptions(analysis: Analysis, options: AnalyzeInput['options'] = {}) {
+  const max = options.maxEntitiesPerType ?? DEFAULT_MAX_ENTITIES
+  const entities = {
+    persons: analysis.entities.persons.slice(0, max),
+    organizations: analysis.entities.organizations.slice(0, max),
+    locations: analysis.entities.locations.slice(0, max),
+    objects: analysis.entities.objects.slice(0, max),
+  }
+  const kept = new Set([...entities.persons, ...entities.organizations, ...entities.locations, ...entities.objects])
+  const withEvidence = options.includeEvidence ?? true
+  const relations = analysis.relations
+    .filter((r) => kept.has(r.source) && kept.has(r.target))
+    .map((r) =>
+      withEvidence
+        ? { source: r.source, target: r.target, type: r.type, evidence: r.evidence, sentiment: r.sentiment, confidence: r.confidence }
+        : { source: r.source, target: r.target, type: r.type, sentiment: r.sentiment, confidence: r.confidence },
+    )
+  return { entities, relations }
+}

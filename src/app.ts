@@ -1,0 +1,147 @@
+// The application as a plugin tree; src/server.ts is only the process. Tests build exactly
+// this, with their own database and clock.
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { randomUUID } from 'node:crypto'
+import type { Config } from './config.ts'
+import type { Database } from './db/client.ts'
+import { createRepositories } from './db/repositories/index.ts'
+import { systemClock, type Clock } from './domain/clock.ts'
+import { createAnalysisCache } from './analysis/cache.ts'
+import { createInlineAnalyzer, type Analyzer } from './analysis/analyzer.ts'
+import { createPoolAnalyzer } from './analysis/pool.ts'
+import { createRefundQueue } from './domain/refunds.ts'
+import { withBatchedReservations } from './domain/reservation-batcher.ts'
+import { ServiceUnavailableError } from './errors.ts'
+import type { AppContext } from './context.ts'
+import { SUPPORTED_LANGUAGES } from './nlp/types.ts'
+import contextPlugin from './plugins/app/context.ts'
+import errorsPlugin from './plugins/app/errors.ts'
+import authPlugin from './plugins/app/auth.ts'
+import metricsPlugin from './plugins/app/metrics.ts'
+import openapiRoutes from './plugins/app/openapi-routes.ts'
+import swaggerPlugin from './plugins/external/swagger.ts'
+import dashboard from './dashboard/index.ts'
+import { analyzeText } from './routes/analyze.ts'
+import { getQuota } from './routes/quota.ts'
+import { getHealth, getMetrics, getReadiness } from './routes/operations.ts'
+
+export interface AppOptions {
+  config: Config
+  database: Database
+  clock?: Clock
+  /** Defaults to `config.analysisWorkers`: a worker pool, or the main thread when 0. */
+  analyzer?: Analyzer
+  logger?: FastifyServerOptions['logger']
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/
+
+export function loggerOptions(level: Config['logLevel']): FastifyServerOptions['logger'] {
+  return {
+    level,
+    // Tokens, cookies and submitted text never reach the logs: headers that carry secrets are
+    // redacted and bodies are never logged; URLs are logged without their query string.
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+    },
+  }
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = opts
+  const clock = opts.clock ?? systemClock
+  const app = Fastify({
+    logger: opts.logger ?? loggerOptions(config.logLevel),
+    // Room for 30,000 astral characters written as JSON \u escapes, and no more.
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.trustProxy,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id']
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req-${randomUUID()}`
+    },
+    ajv: { customOptions: { strict: true } },
+    // Requests that arrive while the node stops get our own 503 SHUTTING_DOWN (hook below),
+    // in the documented error shape, instead of Fastify's built-in one.
+    return503OnClosing: false,
+  })
+  // Only JSON bodies are accepted; any other type is a 400 UNSUPPORTED_MEDIA_TYPE.
+  app.removeContentTypeParser('text/plain')
+
+  // Only the light language detector loads on this thread; the entity model loads where the
+  // analysis runs (here for the inline analyzer, in each worker for the pool).
+  const { detectLanguage } = await import('./nlp/language.ts')
+  const repos = createRepositories(database.db)
+  repos.usage = withBatchedReservations(repos.usage)
+  const analyzer =
+    opts.analyzer ??
+    (config.analysisWorkers > 0
+      ? await createPoolAnalyzer({
+          workers: config.analysisWorkers,
+          queueMax: config.analysisQueueMax,
+          timeoutMs: config.analysisTimeoutMs,
+          onWorkerError: (err) => app.log.error({ err }, 'analysis worker failed; replaced'),
+        })
+      : await createInlineAnalyzer())
+  // Bound late: the metrics decorator exists once its plugin is registered, before any request.
+  analyzer.observe = (seconds) => app.metrics?.analysisSeconds.observe(seconds)
+  const ctx: AppContext = {
+    config,
+    database,
+    repos,
+    clock,
+    cache: createAnalysisCache({ repo: repos.cache, clock, maxBytes: config.cacheMaxBytes }),
+    analyzer,
+    refunds: createRefundQueue({
+      repos,
+      onDrop: (r) => app.log.error({ accountId: r.accountId, day: r.day }, 'pending refund dropped'),
+    }),
+    warn: (err, message) => app.log.warn({ err }, message),
+    shuttingDown: false,
+    detectLanguage,
+    supportedLanguages: SUPPORTED_LANGUAGES,
+    tokenPrefix: config.tokenPrefix,
+  }
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id)
+    return payload
+  })
+  // Graceful stop: once close() begins, requests already running finish, and new /v1 requests
+  // (on connections still open) are refused with 503 SHUTTING_DOWN so that clients retry elsewhere.
+  app.addHook('preClose', async () => {
+    ctx.shuttingDown = true
+  })
+  app.addHook('onRequest', async (request) => {
+    if (ctx.shuttingDown && request.url.startsWith('/v1/')) {
+      throw new ServiceUnavailableError('SHUTTING_DOWN', 'This node is shutting down; retry the request', 1)
+    }
+  })
+  await app.register(contextPlugin, { ctx })
+  await app.register(errorsPlugin)
+  await app.register(metricsPlugin)
+  await app.register(authPlugin)
+  await app.register(swaggerPlugin)
+  await app.register(openapiRoutes, {
+    handlers: {
+      analyzeText: analyzeText(app),
+      getQuota: getQuota(app),
+      getHealth: getHealth(),
+      getReadiness: getReadiness(app),
+      getMetrics: getMetrics(app),
+    },
+  })
+  await app.register(dashboard, { prefix: '/dashboard' })
+
+  // Expired cache rows go in the background; every node may do it, the DELETE is idempotent.
+  const prune = setInterval(() => {
+    ctx.cache.prune().catch((err) => app.log.warn({ err }, 'cache prune failed'))
+  }, 10 * 60 * 1000)
+  prune.unref()
+  app.addHook('onClose', async () => {
+    clearInterval(prune)
+    await ctx.analyzer.close()
+    await ctx.refunds!.close()
+  })
+  return app
+}

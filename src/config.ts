@@ -1,0 +1,75 @@
+// Environment → typed Config, validated once at start-up; nothing else reads process.env.
+import { availableParallelism } from 'node:os'
+import { resolve } from 'node:path'
+
+export interface Config {
+  port: number
+  host: string
+  /** Set: a PostgreSQL server through postgres.js. Unset: embedded PGlite in `dataDir`. */
+  databaseUrl: string | undefined
+  dataDir: string
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** Prefix of every token this deployment issues, `<service>_live_`. */
+  tokenPrefix: string
+  /** Bound of the in-process cache level, in bytes of serialised results. */
+  cacheMaxBytes: number
+  /** Worker threads running the analysis (default: one per core); 0 runs it on the main thread. */
+  analysisWorkers: number
+  /** Analyses waiting for a worker before the service answers 503. */
+  analysisQueueMax: number
+  /** An analysis running longer is abandoned (its worker replaced) and answered with 503. */
+  analysisTimeoutMs: number
+  /** Behind a reverse proxy: trust X-Forwarded-* from it (for client IPs and HTTPS detection). */
+  trustProxy: boolean
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, value: string, expected: string) {
+    super(`config: ${variable}=${JSON.stringify(value)} is invalid; expected ${expected}`)
+    this.name = 'ConfigError'
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(name, raw, `an integer from ${min} to ${max}`)
+  return n
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (/^(1|true|yes)$/i.test(raw)) return true
+  if (/^(0|false|no)$/i.test(raw)) return false
+  throw new ConfigError(name, raw, 'true or false')
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel']
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', logLevel, LOG_LEVELS.join(', '))
+  const tokenPrefix = env.TOKEN_PREFIX || 'tea_live_'
+  if (!/^[a-z][a-z0-9]{1,15}_live_$/.test(tokenPrefix)) {
+    throw new ConfigError('TOKEN_PREFIX', tokenPrefix, 'lower-case letters and digits followed by "_live_", e.g. tea_live_')
+  }
+  const databaseUrl = env.DATABASE_URL || undefined
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', databaseUrl, 'a postgres:// or postgresql:// URL')
+  }
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    databaseUrl,
+    dataDir: resolve(env.DATA_DIR || './data'),
+    logLevel,
+    tokenPrefix,
+    cacheMaxBytes: integer(env, 'CACHE_MAX_BYTES', 64 * 1024 * 1024, 0, 2 ** 40),
+    analysisWorkers: integer(env, 'ANALYSIS_WORKERS', availableParallelism(), 0, 64),
+    analysisQueueMax: integer(env, 'ANALYSIS_QUEUE_MAX', 64, 1, 100_000),
+    analysisTimeoutMs: integer(env, 'ANALYSIS_TIMEOUT_MS', 10_000, 100, 600_000),
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+  }
+}

@@ -1,0 +1,37 @@
+// Tagged-template HTML that escapes every interpolated value unless it is already `Html`
+// (the result of another `html` template or of `raw`). XSS-safe by default: a value from the
+// database or the request can only reach a page as text.
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' }
+
+export function escapeHtml(value: unknown): string {
+  return String(value).replace(/[&<>"'`]/g, (c) => ESCAPES[c])
+}
+
+/** Markup that is already safe; only `html` and `raw` make one. */
+export class Html {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value
+  }
+}
+
+export type Interpolation = Html | string | number | boolean | null | undefined | readonly Interpolation[]
+
+function render(value: Interpolation): string {
+  if (value === null || value === undefined || value === false) return ''
+  if (value instanceof Html) return value.value
+  if (Array.isArray(value)) return value.map(render).join('')
+  return escapeHtml(value)
+}
+
+export function html(strings: TemplateStringsArray, ...values: Interpolation[]): Html {
+  let out = strings[0]
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1]
+  return new Html(out)
+}
+
+/** For constant markup written in this code base only; never for anything a user sent. */
+export function raw(markup: string): Html {
+  return new Html(markup)
+}

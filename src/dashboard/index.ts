@@ -1,0 +1,118 @@
+// The account dashboard under /dashboard (issue 4): sign-up, login, tokens, plan and billing,
+// usage chart. Server-rendered HTML, no build step. Encapsulated (not fastify-plugin): its form
+// parsing, cookies and HTML error pages do not leak into the JSON API.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import formbody from '@fastify/formbody'
+import cookie from '@fastify/cookie'
+import { readFileSync } from 'node:fs'
+import { DomainError } from '../errors.ts'
+import { html } from './html.ts'
+import { page } from './layout.ts'
+import {
+  createLoginThrottle,
+  createSessionStore,
+  createSignupThrottle,
+  LOGIN_LIMITS,
+  SESSION_POLICY,
+  SIGNUP_LIMITS,
+  type LoginLimits,
+  type SessionPolicy,
+  type SessionView,
+  type SignupLimits,
+} from './store.ts'
+import { SESSION_COOKIE, sameOrigin } from './security.ts'
+import { lookup, sendPage } from './routes/common.ts'
+import { authRoutes } from './routes/auth.ts'
+import { tokenRoutes } from './routes/tokens.ts'
+import { accountRoutes } from './routes/account.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The dashboard session, when the request carried a live one. */
+    dashboardSession?: SessionView
+  }
+}
+
+export interface DashboardOptions {
+  sessionPolicy?: SessionPolicy
+  loginLimits?: LoginLimits
+  signupLimits?: SignupLimits
+}
+
+const ASSETS: Record<string, { type: string; body: string }> = {
+  'dashboard.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('./assets/dashboard.css', import.meta.url), 'utf8') },
+  'favicon.svg': { type: 'image/svg+xml', body: readFileSync(new URL('./assets/favicon.svg', import.meta.url), 'utf8') },
+  'dashboard.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('./assets/dashboard.js', import.meta.url), 'utf8') },
+}
+
+// No inline script or style anywhere, so the policy can be strict.
+const CSP = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+export default async function dashboard(app: FastifyInstance, opts: DashboardOptions = {}) {
+  await app.register(formbody, { bodyLimit: 16 * 1024 })
+  await app.register(cookie)
+  const sessions = createSessionStore(app.ctx.repos.db, opts.sessionPolicy ?? SESSION_POLICY)
+  const throttle = createLoginThrottle(app.ctx.repos.db, opts.loginLimits ?? LOGIN_LIMITS)
+  const signups = createSignupThrottle(app.ctx.repos.db, opts.signupLimits ?? SIGNUP_LIMITS)
+
+  app.decorateRequest('dashboardSession', undefined)
+
+  // Dead sessions and spent login counters go in the background; every node may do it, the
+  // DELETEs are idempotent.
+  const prune = setInterval(() => {
+    const now = app.ctx.clock()
+    Promise.all([sessions.prune(now), throttle.prune(now), signups.prune(now)]).catch((err) => app.log.warn({ err }, 'dashboard prune failed'))
+  }, 10 * 60 * 1000)
+  prune.unref()
+  app.addHook('onClose', async () => clearInterval(prune))
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.headers({
+      'content-security-policy': CSP,
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'same-origin',
+      // Pages show account data and, once, a plain token: never cached anywhere.
+      'cache-control': 'no-store',
+    })
+    return payload
+  })
+
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method === 'POST' && !sameOrigin(request)) {
+      return sendPage(reply, 403, errorPage('Request refused', 'This form was not sent from this site, so it was not processed (CSRF protection).'))
+    }
+    const value = request.cookies[SESSION_COOKIE]
+    if (value) request.dashboardSession = await sessions.find(value, app.ctx.clock())
+  })
+
+  app.get('/assets/:name', async (request, reply) => {
+    const asset = lookup(ASSETS, (request.params as { name: string }).name)
+    if (!asset) return sendPage(reply, 404, notFoundPage())
+    return reply.type(asset.type).send(asset.body)
+  })
+
+  await authRoutes(app, { sessions, throttle, signups })
+  await tokenRoutes(app)
+  await accountRoutes(app)
+
+  app.setNotFoundHandler((_request, reply) => sendPage(reply, 404, notFoundPage()))
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, request, reply) => {
+    if (err instanceof DomainError) return sendPage(reply, 400, errorPage('That did not work', err.message))
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      const message = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'The form was too large.' : 'The request could not be read.'
+      return sendPage(reply, err.statusCode === 413 ? 413 : 400, errorPage('Bad request', message))
+    }
+    request.log.error({ err }, 'dashboard error')
+    return sendPage(reply, 500, errorPage('Something went wrong', `An unexpected error occurred; quote request id ${request.id} when reporting it.`))
+  })
+}
+
+function errorPage(title: string, message: string): string {
+  return page({ title, section: 'none', body: html`<div class="card narrow"><h1>${title}</h1><p>${message}</p><p><a href="/dashboard">Back to the dashboard</a></p></div>` })
+}
+
+function notFoundPage(): string {
+  return errorPage('Page not found', 'There is no dashboard page at this address.')
+}

@@ -1,0 +1,125 @@
+// One Drizzle schema over two drivers: PGlite in-process (embedded default) or a PostgreSQL
+// server through postgres.js when DATABASE_URL is set. Migrations apply at open.
+import { mkdirSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import * as schema from './schema/index.ts'
+import { acquireDataDirLock, type DataDirLock } from './lock.ts'
+
+export type Schema = typeof schema
+export type Db = PgDatabase<PgQueryResultHKT, Schema>
+
+export interface Database {
+  db: Db
+  kind: 'pglite' | 'postgres'
+  /** Cheap round trip, for readiness. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+export const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../drizzle')
+
+export interface OpenOptions {
+  databaseUrl?: string
+  /** Embedded data folder; `memory://` keeps PGlite in memory (tests). */
+  dataDir: string
+  /** Pool size for postgres.js. */
+  maxConnections?: number
+  /** Who holds the embedded database, written into its lock file. */
+  owner?: string
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.maxConnections ?? 10)
+  return openPglite(opts.dataDir, opts.owner ?? 'server')
+}
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const { default: postgres } = await import('postgres')
+  const { drizzle } = await import('drizzle-orm/postgres-js')
+  const { migrate } = await import('drizzle-orm/postgres-js/migrator')
+  const client = postgres(url, {
+    // At least two: one holds the migration lock while another migrates.
+    max: Math.max(2, max),
+    onnotice: () => {},
+    // Bounded waits so a dead server turns into a 503 quickly instead of a hung request.
+    connect_timeout: 5,
+    idle_timeout: 60,
+    // postgres.js waits up to 20 s (exponential backoff) before reconnecting after failures,
+    // and queries queued meanwhile wait with it: a stopped server would hang requests instead
+    // of answering 503. Retry within a quarter of a second instead.
+    backoff: () => 0.25,
+  })
+  const db = drizzle(client, { schema }) as unknown as Db
+  await migrateOnce(client, () => migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER }))
+  return {
+    db,
+    kind: 'postgres',
+    ping: async () => {
+      await db.execute(sql`select 1`)
+    },
+    close: async () => {
+      await client.end({ timeout: 5 })
+    },
+  }
+}
+
+/**
+ * Several nodes may start at once on one server; a session-level advisory lock held on a
+ * reserved connection makes exactly one of them run the migrations while the others wait,
+ * instead of racing on CREATE TABLE. The migrator runs on the pool's other connections.
+ */
+async function migrateOnce(client: import('postgres').Sql, run: () => Promise<void>): Promise<void> {
+  const reserved = await client.reserve()
+  try {
+    await reserved`select pg_advisory_lock(7336221)`
+    try {
+      await run()
+    } finally {
+      await reserved`select pg_advisory_unlock(7336221)`
+    }
+  } finally {
+    reserved.release()
+  }
+}
+
+async function openPglite(dataDir: string, owner: string): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite')
+  const { drizzle } = await import('drizzle-orm/pglite')
+  const { migrate } = await import('drizzle-orm/pglite/migrator')
+  let lock: DataDirLock | undefined
+  let client: InstanceType<typeof PGlite>
+  if (dataDir.startsWith('memory://')) {
+    client = new PGlite()
+  } else {
+    mkdirSync(dataDir, { recursive: true })
+    lock = acquireDataDirLock(dataDir, owner)
+    try {
+      client = new PGlite(join(dataDir, 'pg'))
+    } catch (err) {
+      lock.release()
+      throw err
+    }
+  }
+  const db = drizzle(client, { schema }) as unknown as Db
+  try {
+    await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER })
+  } catch (err) {
+    await client.close()
+    lock?.release()
+    throw err
+  }
+  return {
+    db,
+    kind: 'pglite',
+    ping: async () => {
+      await client.query('select 1')
+    },
+    close: async () => {
+      await client.close()
+      lock?.release()
+    },
+  }
+}

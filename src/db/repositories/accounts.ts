@@ -1,0 +1,45 @@
+import { eq, sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../client.ts'
+import { accounts, plans } from '../schema/index.ts'
+
+/** The plan in force at `now`: a scheduled downgrade wins once its date has come. */
+export function effectivePlanSql(now: SQL | ReturnType<typeof sql.placeholder> | Date): SQL<string> {
+  const at = now instanceof Date ? sql`${now.toISOString()}::timestamptz` : sql`${now}::timestamptz`
+  return sql<string>`(case when ${accounts.pendingPlanAt} is not null and ${accounts.pendingPlanAt} <= ${at} then ${accounts.pendingPlan} else ${accounts.plan} end)`
+}
+
+export type AccountRow = typeof accounts.$inferSelect
+export type PlanRow = typeof plans.$inferSelect
+
+export function createAccountsRepository(db: Db) {
+  return {
+    async insert(row: { email: string; passwordHash: string | null; plan: string; cycleAnchor: Date }): Promise<AccountRow> {
+      const [created] = await db.insert(accounts).values(row).returning()
+      return created
+    },
+    async findByEmail(email: string, tx: Db = db): Promise<AccountRow | undefined> {
+      const [row] = await tx.select().from(accounts).where(eq(accounts.email, email))
+      return row
+    },
+    async findById(id: string, tx: Db = db): Promise<AccountRow | undefined> {
+      const [row] = await tx.select().from(accounts).where(eq(accounts.id, id))
+      return row
+    },
+    /** Locks the row for the rest of the transaction (plan changes, token creation). */
+    async lockById(tx: Db, id: string): Promise<AccountRow | undefined> {
+      const [row] = await tx.select().from(accounts).where(eq(accounts.id, id)).for('update')
+      return row
+    },
+    async update(tx: Db, id: string, values: Partial<Pick<AccountRow, 'plan' | 'pendingPlan' | 'pendingPlanAt' | 'cycleAnchor' | 'passwordHash'>>) {
+      await tx.update(accounts).set(values).where(eq(accounts.id, id))
+    },
+    async listPlans(): Promise<PlanRow[]> {
+      return db.select().from(plans).orderBy(plans.rank)
+    },
+    async findPlan(name: string, tx: Db = db): Promise<PlanRow | undefined> {
+      const [row] = await tx.select().from(plans).where(eq(plans.name, name))
+      return row
+    },
+  }
+}
+export type AccountsRepository = ReturnType<typeof createAccountsRepository>

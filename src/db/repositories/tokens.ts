@@ -1,0 +1,99 @@
+import { and, eq, isNull, sql, desc, count, or, lt } from 'drizzle-orm'
+import type { Db } from '../client.ts'
+import { apiTokens, accounts, plans, dailyUsage } from '../schema/index.ts'
+import { effectivePlanSql } from './accounts.ts'
+
+export interface TokenPrincipal {
+  tokenId: string
+  accountId: string
+  plan: string
+  limit: number
+  /** Today's count when looked up (0 when there is no row yet). */
+  used: number
+}
+
+export function createTokensRepository(db: Db) {
+  // The hot path of every request: prepared once, one round trip for token, account, effective
+  // plan and today's usage. No cache in front of it, so a revocation is seen by every node at once.
+  const lookup = db
+    .select({
+      tokenId: apiTokens.id,
+      accountId: accounts.id,
+      plan: plans.name,
+      limit: plans.dailyLimit,
+      used: sql<number>`coalesce(${dailyUsage.used}, 0)`.mapWith(Number),
+    })
+    .from(apiTokens)
+    .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
+    .innerJoin(plans, eq(plans.name, effectivePlanSql(sql.placeholder('now'))))
+    .leftJoin(dailyUsage, and(eq(dailyUsage.accountId, accounts.id), eq(dailyUsage.day, sql.placeholder('day'))))
+    .where(and(eq(apiTokens.tokenHash, sql.placeholder('hash')), isNull(apiTokens.revokedAt)))
+    .prepare('token_lookup')
+
+  // Written at most once a minute per token so a busy token does not turn every request into a write.
+  const touch = db
+    .update(apiTokens)
+    .set({ lastUsedAt: sql`${sql.placeholder('now')}::timestamptz` })
+    .where(
+      and(
+        eq(apiTokens.id, sql.placeholder('id')),
+        or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, sql`${sql.placeholder('now')}::timestamptz - interval '60 seconds'`)),
+      ),
+    )
+    .prepare('token_touch')
+
+  return {
+    async findActiveByHash(hash: string, day: string, now: Date): Promise<TokenPrincipal | undefined> {
+      const rows = await lookup.execute({ hash, day, now: now.toISOString() })
+      return rows[0]
+    },
+
+    async touch(id: string, now: Date): Promise<void> {
+      await touch.execute({ id, now: now.toISOString() })
+    },
+
+    async insert(row: { accountId: string; name: string; preview: string; tokenHash: string; createdAt: Date }, tx: Db = db) {
+      const [created] = await tx.insert(apiTokens).values(row).returning()
+      return created
+    },
+
+    async listByAccount(accountId: string) {
+      return db
+        .select({
+          id: apiTokens.id,
+          name: apiTokens.name,
+          preview: apiTokens.preview,
+          createdAt: apiTokens.createdAt,
+          lastUsedAt: apiTokens.lastUsedAt,
+          revokedAt: apiTokens.revokedAt,
+        })
+        .from(apiTokens)
+        .where(eq(apiTokens.accountId, accountId))
+        .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id))
+    },
+
+    async countActive(accountId: string, tx: Db = db): Promise<number> {
+      const [row] = await tx
+        .select({ n: count() })
+        .from(apiTokens)
+        .where(and(eq(apiTokens.accountId, accountId), isNull(apiTokens.revokedAt)))
+      return row.n
+    },
+
+    async findById(id: string) {
+      const [row] = await db.select().from(apiTokens).where(eq(apiTokens.id, id))
+      return row
+    },
+
+    /** Revokes once; a second call (or an unknown id) changes nothing and returns undefined. */
+    async revoke(id: string, now: Date, accountId?: string) {
+      const [row] = await db
+        .update(apiTokens)
+        .set({ revokedAt: now })
+        .where(and(eq(apiTokens.id, id), isNull(apiTokens.revokedAt), accountId ? eq(apiTokens.accountId, accountId) : undefined))
+        .returning()
+      return row
+    },
+  }
+}
+export type TokensRepository = ReturnType<typeof createTokensRepository>

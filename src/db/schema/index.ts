@@ -1,0 +1,7 @@
+export * from './plans.ts'
+export * from './accounts.ts'
+export * from './tokens.ts'
+export * from './usage.ts'
+export * from './cache.ts'
+export * from './billing.ts'
+export * from './sessions.ts'

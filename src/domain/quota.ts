@@ -1,0 +1,52 @@
+import { QuotaExceededError } from '../errors.ts'
+import type { Repositories } from '../db/repositories/index.ts'
+import { nextUtcMidnight, utcDay, type Clock } from './clock.ts'
+
+/** What the rate-limit headers and GET /v1/quota report. */
+export interface QuotaState {
+  plan: string
+  limit: number
+  used: number
+}
+
+export function remaining(q: QuotaState): number {
+  return Math.max(0, q.limit - q.used)
+}
+
+export function rateLimitHeaders(q: QuotaState, now: Date): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(q.limit),
+    'x-ratelimit-remaining': String(remaining(q)),
+    'x-ratelimit-reset': String(Math.floor(nextUtcMidnight(now).getTime() / 1000)),
+  }
+}
+
+/** A counted request; refund it if the request ends in an error. */
+export interface Reservation {
+  accountId: string
+  /** The day it was counted on: a refund after midnight goes back to that day. */
+  day: string
+  used: number
+}
+
+/**
+ * Counts one request before the work runs, atomically against the limit; throws the 429 when
+ * today's quota is spent. `state.used` is updated so the response headers tell the truth.
+ */
+export async function reserveRequest(deps: { repos: Repositories; clock: Clock }, state: QuotaState & { accountId: string }): Promise<Reservation> {
+  const now = deps.clock()
+  const day = utcDay(now)
+  const used = await deps.repos.usage.reserve(state.accountId, day, state.limit)
+  if (used === undefined) {
+    state.used = Math.max(state.used, state.limit)
+    const reset = nextUtcMidnight(now)
+    throw new QuotaExceededError(state.limit, reset, Math.max(1, Math.ceil((reset.getTime() - now.getTime()) / 1000)))
+  }
+  state.used = used
+  return { accountId: state.accountId, day, used }
+}
+
+export async function refundRequest(deps: { repos: Repositories }, r: Reservation, state?: QuotaState): Promise<void> {
+  const used = await deps.repos.usage.refund(r.accountId, r.day)
+  if (state && used !== undefined) state.used = used
+}

@@ -1,0 +1,70 @@
+import { DomainError, UnauthorizedError } from '../errors.ts'
+import type { Repositories } from '../db/repositories/index.ts'
+import type { TokenPrincipal } from '../db/repositories/tokens.ts'
+import { generateToken, hashToken, isWellFormedToken, tokenPreview } from './token-format.ts'
+import { utcDay, type Clock } from './clock.ts'
+import { effectivePlan } from './billing.ts'
+
+export interface TokenDeps {
+  repos: Repositories
+  clock: Clock
+  tokenPrefix: string
+}
+
+export const TOKEN_NAME_MAX = 100
+
+/**
+ * Creates a token and returns its plain value: the only time it exists outside the caller's
+ * hands. The plan's token limit is checked under a lock on the account row, so two concurrent
+ * creations cannot both take the last place.
+ */
+export async function createToken(deps: TokenDeps, accountId: string, rawName: string) {
+  const name = rawName.trim()
+  if (name.length === 0 || [...name].length > TOKEN_NAME_MAX) {
+    throw new DomainError('INVALID_TOKEN_NAME', `A token name must have 1 to ${TOKEN_NAME_MAX} characters; got ${JSON.stringify(rawName)}`)
+  }
+  const now = deps.clock()
+  return deps.repos.db.transaction(async (tx) => {
+    const account = await deps.repos.accounts.lockById(tx, accountId)
+    if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', `No account with id "${accountId}"`)
+    const plan = await deps.repos.accounts.findPlan(effectivePlan(account, now), tx)
+    if (!plan) throw new Error(`plan ${account.plan} missing from the catalogue`)
+    const active = await deps.repos.tokens.countActive(accountId, tx)
+    if (active >= plan.maxTokens) {
+      throw new DomainError(
+        'TOKEN_LIMIT_REACHED',
+        `The ${plan.name} plan allows ${plan.maxTokens} active tokens and this account has ${active}; revoke one or upgrade the plan`,
+      )
+    }
+    const token = generateToken(deps.tokenPrefix)
+    const row = await deps.repos.tokens.insert(
+      { accountId, name, preview: tokenPreview(token, deps.tokenPrefix), tokenHash: hashToken(token), createdAt: now },
+      tx,
+    )
+    return { token, id: row.id, name: row.name, preview: row.preview, createdAt: row.createdAt }
+  })
+}
+
+export async function revokeToken(deps: TokenDeps, tokenId: string, accountId?: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(tokenId)) throw new DomainError('TOKEN_NOT_FOUND', `No token with id "${tokenId}"`)
+  const revoked = await deps.repos.tokens.revoke(tokenId, deps.clock(), accountId)
+  if (revoked) return revoked
+  const existing = await deps.repos.tokens.findById(tokenId)
+  if (!existing || (accountId && existing.accountId !== accountId)) throw new DomainError('TOKEN_NOT_FOUND', `No token with id "${tokenId}"`)
+  throw new DomainError('TOKEN_ALREADY_REVOKED', `Token "${tokenId}" was revoked at ${existing.revokedAt?.toISOString()}; revocation is permanent`)
+}
+
+/**
+ * Resolves an Authorization header to the account it speaks for, or throws the one 401 that
+ * never says which check failed. Malformed tokens stop before the database.
+ */
+export async function authenticate(deps: TokenDeps, header: string | undefined): Promise<TokenPrincipal> {
+  // The scheme name is case-insensitive (RFC 7235 §2.1); the token itself is not.
+  if (!header || !/^bearer /i.test(header)) throw new UnauthorizedError()
+  const token = header.slice(7).trim()
+  if (!isWellFormedToken(token, deps.tokenPrefix)) throw new UnauthorizedError()
+  const now = deps.clock()
+  const principal = await deps.repos.tokens.findActiveByHash(hashToken(token), utcDay(now), now)
+  if (!principal) throw new UnauthorizedError()
+  return principal
+}

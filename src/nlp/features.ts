@@ -1,0 +1,400 @@
+// Token features of the entity tagger. Training (scripts/nlp/train-ner.ts) and tagging
+// (./tagger.ts) both call these functions, so the two can never drift apart.
+//
+// A feature is a 30-bit hash of (template, value…) rather than a string: building and
+// hashing ~50 strings per token cost more than wink's whole tokenizer, while integer keys
+// in an open-addressing table are a few nanoseconds each. Collisions between the ~10^5
+// kept features are negligible at 30 bits.
+import type { Tokenized } from './tokens.ts'
+
+/** Gazetteer classes, one bit each, as stored in the model file. */
+export const GAZ_CLASSES = [
+  'first', 'country', 'city', 'demonym', 'region', 'orgword', 'company',
+  // Names annotated in the training data, by their majority type (see train-ner.ts).
+  'tPER', 'tORG', 'tLOC', 'tMISC', 'tOBJ',
+  // Brands: companies, products and software (simple-icons titles).
+  'brand',
+] as const
+export const MAX_GAZ_WORDS = 4
+/** Marks a proper prefix of some phrase, so that matching stops as soon as no phrase can follow. */
+export const GAZ_PREFIX = 1 << 30
+const GAZ_CLASS_MASK = (1 << GAZ_CLASSES.length) - 1
+
+/** Hash of a lower-cased phrase → bitmask of GAZ_CLASSES. */
+export type Gazetteer = Map<number, number>
+
+const FNV_OFFSET = 0x811c9dc5
+const FNV_PRIME = 0x01000193
+
+// Hashes are cut to 30 bits: V8 keeps such integers unboxed (small integers), so Map and Set
+// lookups on them neither allocate nor hash a heap number.
+
+/** FNV-1a over UTF-16 code units, continuing from `h`; 30 bits. */
+export function fnv(s: string, h = FNV_OFFSET): number {
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i)
+    h = Math.imul(h, FNV_PRIME)
+  }
+  return h >>> 2
+}
+
+/** FNV-1a over s[from, to), without slicing. */
+export function fnvRange(s: string, from: number, to: number): number {
+  let h = FNV_OFFSET
+  for (let i = from; i < to; i++) {
+    h ^= s.charCodeAt(i)
+    h = Math.imul(h, FNV_PRIME)
+  }
+  return h >>> 2
+}
+
+/** Phrase key of the gazetteer: words joined by single spaces, hashed. */
+export function phraseHash(words: string[]): number {
+  // Chained exactly as the gazetteer matcher and the capitalised-run hash do.
+  let h = 0
+  for (let k = 0; k < words.length; k++) h = k === 0 ? fnv(words[k]) : fnv(words[k], fnv(' ', h))
+  return h
+}
+
+/** Feature id (30 bits, never 0) from a template number and up to two values (murmur3 finaliser mixing). */
+export function feat(template: number, a: number, b = 0): number {
+  let x = Math.imul(a ^ Math.imul(template, 0x9e3779b1), 0x85ebca6b)
+  x ^= x >>> 13
+  x = Math.imul(x ^ b, 0xc2b2ae35)
+  x ^= x >>> 16
+  x = Math.imul(x ^ template, 0x27d4eb2f)
+  x ^= x >>> 15
+  // 0 marks an empty slot in the weight table.
+  return (x & 0x3fffffff) || 1
+}
+
+// Template numbers. Never renumber: they are baked into the model file.
+const T = {
+  bias: 1, word: 2, lower: 3, shape: 4, hshape: 5, p1: 6, p2: 7, p3: 8, x2: 9, x3: 10, x4: 11,
+  pos: 12, posM1: 13, posP1: 14, posM2: 15, posP2: 16, posBi: 17, posBiN: 18,
+  lM1: 19, lP1: 20, lM2: 21, lP2: 22, lBi: 23, lBiN: 24, sM1: 25, sP1: 26, sTri: 27,
+  first: 28, headline: 29, len: 30, gaz: 31, gazM1: 32, gazP1: 33, docCap: 34, docLow: 35,
+  tM1: 36, tM2M1: 37, tM1s: 38, hist: 39,
+  capRun: 40, docSurname: 41, docOrg: 42, sM2: 43, sP2: 44, lM1s: 45, sLP1: 46,
+  runText: 47, x3M1: 48, x3P1: 49, runPrev: 50, runNext: 51, lM2M1: 52, runHist: 53,
+} as const
+
+/** Shape class of a character, as a one-letter code. */
+function charClass(ch: string): string {
+  if (ch >= 'a' && ch <= 'z') return 'x'
+  if (ch >= 'A' && ch <= 'Z') return 'X'
+  if (ch >= '0' && ch <= '9') return 'd'
+  const c = ch.codePointAt(0)!
+  if (c < 128) return ch
+  if (/\p{Ll}/u.test(ch)) return 'x'
+  if (/\p{Lu}/u.test(ch)) return 'X'
+  if (/\p{L}/u.test(ch)) return 'a'
+  if (/\p{N}/u.test(ch)) return 'd'
+  return 'o'
+}
+
+/** Collapses runs of one character class: "McDonald" → "XxXx", "1996-08-30" → "d-d-d". */
+export function shape(w: string): string {
+  let out = ''
+  let prev = ''
+  for (let i = 0; i < w.length; i++) {
+    const code = w.charCodeAt(i)
+    let c: string
+    if (code >= 97 && code <= 122) c = 'x'
+    else if (code >= 65 && code <= 90) c = 'X'
+    else if (code >= 48 && code <= 57) c = 'd'
+    else if (code < 128) c = w[i]
+    else {
+      // Rare: a whole code point (surrogate pairs included) classified by Unicode property.
+      const cp = w.codePointAt(i)!
+      const ch = String.fromCodePoint(cp)
+      if (cp > 0xffff) i++
+      c = charClass(ch)
+    }
+    if (c !== prev) out += c
+    prev = c
+    if (out.length >= 6) break
+  }
+  return out
+}
+
+const UPPER_START = /^\p{Lu}/u
+const HAS_LOWER = /\p{Ll}/u
+const HAS_LETTER = /\p{L}/u
+
+/** wink's universal POS tags, numbered for hashing; unknown tags share the last number. */
+const POS = ['ADJ', 'ADP', 'ADV', 'AUX', 'CCONJ', 'DET', 'INTJ', 'NOUN', 'NUM', 'PART', 'PRON', 'PROPN', 'PUNCT', 'SCONJ', 'SYM', 'VERB', 'X', 'SPACE']
+const POS_ID = new Map(POS.map((p, i) => [p, i + 1]))
+const OUTSIDE = 0x7fff_fff0 // value standing for "beyond the sentence"
+// Shared by every token without a gazetteer match; replaced (never mutated) on a match.
+const NO_GAZ: number[] = []
+
+export interface DocInfo {
+  lower: string[]
+  shape: string[]
+  /** Hashes of each token's forms: surface, lower case, shape, affixes. */
+  hWord: Uint32Array
+  hLower: Uint32Array
+  hShape: Uint32Array
+  hAffix: Uint32Array // 6 per token: p1 p2 p3 x2 x3 x4 (0 = absent)
+  pos: Uint8Array
+  posInSent: Int32Array
+  headline: Uint8Array
+  /** Gazetteer marks per token: class * 4 + (0 B, 1 I, 2 L, 3 U). */
+  gaz: number[][]
+  capStart: Uint8Array
+  /** Seen capitalised mid-sentence (outside headlines) elsewhere in the document. */
+  docCap: Uint8Array
+  /** Seen in lower case mid-sentence elsewhere in the document. */
+  docLow: Uint8Array
+  /** Run of capitalised tokens containing the token: length (capped) * 8 + position (capped). */
+  capRun: Uint8Array
+  /** Hash of the whole capitalised run (lower case), 0 outside runs. */
+  runHash: Uint32Array
+  /** Lower-case word hashes just before and just after the token's capitalised run. */
+  runPrev: Uint32Array
+  runNext: Uint32Array
+  /** Elsewhere in the document right after a capitalised first name ("Tim Cook" → "cook"). */
+  docSurname: Uint8Array
+  /** Elsewhere in the document inside a capitalised run ending in a company word ("Apple Inc"). */
+  docOrg: Uint8Array
+}
+
+/**
+ * Per-document facts the token features read: forms and their hashes, headline sentences
+ * (all caps, so capitalisation says nothing there), gazetteer matches, document-wide casing.
+ */
+export function docInfo(doc: Tokenized, gazetteer: Gazetteer): DocInfo {
+  const n = doc.tokens.length
+  const info: DocInfo = {
+    lower: new Array<string>(n),
+    shape: new Array<string>(n),
+    hWord: new Uint32Array(n),
+    hLower: new Uint32Array(n),
+    hShape: new Uint32Array(n),
+    hAffix: new Uint32Array(n * 6),
+    pos: new Uint8Array(n),
+    posInSent: new Int32Array(n),
+    headline: new Uint8Array(n),
+    gaz: new Array(n),
+    capStart: new Uint8Array(n),
+    docCap: new Uint8Array(n),
+    docLow: new Uint8Array(n),
+    capRun: new Uint8Array(n),
+    runHash: new Uint32Array(n),
+    runPrev: new Uint32Array(n),
+    runNext: new Uint32Array(n),
+    docSurname: new Uint8Array(n),
+    docOrg: new Uint8Array(n),
+  }
+  const capSeen = new Set<string>()
+  const lowSeen = new Set<string>()
+  for (let i = 0; i < n; i++) {
+    const t = doc.tokens[i]
+    const w = t.text
+    const l = w.toLowerCase()
+    info.lower[i] = l
+    info.shape[i] = shape(w)
+    info.hWord[i] = fnv(w)
+    info.hLower[i] = fnv(l)
+    info.hShape[i] = fnv(info.shape[i])
+    const m = l.length
+    const a = i * 6
+    if (m > 1) info.hAffix[a] = fnvRange(l, 0, 1)
+    if (m > 2) { info.hAffix[a + 1] = fnvRange(l, 0, 2); info.hAffix[a + 3] = fnvRange(l, m - 2, m) }
+    if (m > 3) { info.hAffix[a + 2] = fnvRange(l, 0, 3); info.hAffix[a + 4] = fnvRange(l, m - 3, m) }
+    if (m > 4) info.hAffix[a + 5] = fnvRange(l, m - 4, m)
+    info.pos[i] = POS_ID.get(t.pos) ?? POS.length
+    info.gaz[i] = NO_GAZ
+    info.capStart[i] = UPPER_START.test(w) ? 1 : 0
+  }
+  for (const s of doc.sentences) {
+    let letters = 0
+    let upper = 0
+    for (let i = s.first; i < s.last; i++) {
+      info.posInSent[i] = i - s.first
+      const w = doc.tokens[i].text
+      if (HAS_LETTER.test(w)) {
+        letters++
+        if (!HAS_LOWER.test(w)) upper++
+      }
+    }
+    if (letters > 0 && upper / letters > 0.7) for (let i = s.first; i < s.last; i++) info.headline[i] = 1
+    matchGazetteer(s.first, s.last, info, gazetteer)
+  }
+  for (let i = 0; i < n; i++) {
+    if (info.headline[i] || info.posInSent[i] === 0) continue
+    if (info.capStart[i]) capSeen.add(info.lower[i])
+    else if (HAS_LOWER.test(doc.tokens[i].text)) lowSeen.add(info.lower[i])
+  }
+  for (let i = 0; i < n; i++) {
+    if (capSeen.has(info.lower[i])) info.docCap[i] = 1
+    if (lowSeen.has(info.lower[i])) info.docLow[i] = 1
+  }
+  // Runs of capitalised tokens (outside headlines), and what they say about their words.
+  const surnames = new Set<string>()
+  const orgWords = new Set<string>()
+  const firstBit = 1 << GAZ_CLASSES.indexOf('first')
+  const orgBit = 1 << GAZ_CLASSES.indexOf('orgword')
+  for (const s of doc.sentences) {
+    let i = s.first
+    while (i < s.last) {
+      if (!info.capStart[i]) { i++; continue }
+      let j = i + 1
+      while (j < s.last && info.capStart[j]) j++
+      const len = j - i
+      let rh = 0
+      for (let k = i; k < j; k++) rh = k === i ? info.hLower[k] : fnv(info.lower[k], fnv(' ', rh))
+      for (let k = i; k < j; k++) {
+        info.capRun[k] = Math.min(len, 4) * 8 + Math.min(k - i, 3) + (j - 1 === k ? 4 : 0)
+        info.runHash[k] = rh
+        info.runPrev[k] = i > s.first ? info.hLower[i - 1] : OUTSIDE
+        info.runNext[k] = j < s.last ? info.hLower[j] : OUTSIDE + 1
+      }
+      if (!info.headline[i]) {
+        for (let k = i; k + 1 < j; k++) if ((gazetteer.get(info.hLower[k]) ?? 0) & firstBit) surnames.add(info.lower[k + 1])
+        if (len > 1 && ((gazetteer.get(info.hLower[j - 1]) ?? 0) & orgBit)) for (let k = i; k < j - 1; k++) orgWords.add(info.lower[k])
+      }
+      i = j
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    if (surnames.has(info.lower[i])) info.docSurname[i] = 1
+    if (orgWords.has(info.lower[i])) info.docOrg[i] = 1
+  }
+  return info
+}
+
+/** Longest gazetteer phrase starting at each token, marked B/I/L/U per class. */
+function matchGazetteer(first: number, last: number, info: DocInfo, gazetteer: Gazetteer): void {
+  for (let i = first; i < last; i++) {
+    let h = 0
+    let best = 0
+    let bestLen = 0
+    for (let k = 0; k < MAX_GAZ_WORDS && i + k < last; k++) {
+      h = k === 0 ? info.hLower[i] : fnv(info.lower[i + k], fnv(' ', h))
+      const bits = gazetteer.get(h)
+      if (bits === undefined) break
+      if (bits & GAZ_CLASS_MASK) {
+        best = bits & GAZ_CLASS_MASK
+        bestLen = k + 1
+      }
+      if (!(bits & GAZ_PREFIX)) break
+    }
+    if (!best) continue
+    for (let c = 0; c < GAZ_CLASSES.length; c++) {
+      if (!(best & (1 << c))) continue
+      if (bestLen === 1) mark(info, i, c * 4 + 3)
+      else {
+        mark(info, i, c * 4)
+        for (let k = 1; k < bestLen - 1; k++) mark(info, i + k, c * 4 + 1)
+        mark(info, i + bestLen - 1, c * 4 + 2)
+      }
+    }
+  }
+}
+
+function mark(info: DocInfo, i: number, g: number): void {
+  if (info.gaz[i] === NO_GAZ) info.gaz[i] = [g]
+  else info.gaz[i].push(g)
+}
+
+/** Features that do not depend on earlier tagging decisions; appended to `out`. */
+export function staticFeatures(doc: Tokenized, info: DocInfo, i: number, out: number[]): void {
+  const s = doc.sentences[doc.tokens[i].sent]
+  // Neighbour presence, computed inline: closures here would be re-created for every token.
+  const hasM1 = i - 1 >= s.first
+  const hasM2 = i - 2 >= s.first
+  const hasP1 = i + 1 < s.last
+  const hasP2 = i + 2 < s.last
+  const hl = info.headline[i] === 1
+  const firstInSent = i === s.first
+  const pos = info.pos
+  const pm1 = hasM1 ? pos[i - 1] : 0
+  const pp1 = hasP1 ? pos[i + 1] : 0
+  const pm2 = hasM2 ? pos[i - 2] : 0
+  const pp2 = hasP2 ? pos[i + 2] : 0
+  const lm1 = hasM1 ? info.hLower[i - 1] : OUTSIDE
+  const lp1 = hasP1 ? info.hLower[i + 1] : OUTSIDE + 1
+  const lm2 = hasM2 ? info.hLower[i - 2] : OUTSIDE
+  const lp2 = hasP2 ? info.hLower[i + 2] : OUTSIDE + 1
+  const sm1 = hasM1 ? info.hShape[i - 1] : OUTSIDE
+  const sp1 = hasP1 ? info.hShape[i + 1] : OUTSIDE + 1
+  const l = info.hLower[i]
+  const sh = info.hShape[i]
+
+  out.push(feat(T.bias, 0))
+  // On an all-caps headline the surface form is a poor copy of the usual spelling.
+  if (!hl) out.push(feat(T.word, info.hWord[i]))
+  out.push(feat(T.lower, l), feat(hl ? T.hshape : T.shape, sh))
+  const a = i * 6
+  const aff = info.hAffix
+  if (aff[a]) out.push(feat(T.p1, aff[a]))
+  if (aff[a + 1]) out.push(feat(T.p2, aff[a + 1]), feat(T.x2, aff[a + 3]))
+  if (aff[a + 2]) out.push(feat(T.p3, aff[a + 2]), feat(T.x3, aff[a + 4]))
+  if (aff[a + 5]) out.push(feat(T.x4, aff[a + 5]))
+  out.push(
+    feat(T.pos, pos[i]), feat(T.posM1, pm1), feat(T.posP1, pp1), feat(T.posM2, pm2), feat(T.posP2, pp2),
+    feat(T.posBi, pm1, pos[i]), feat(T.posBiN, pos[i], pp1),
+    feat(T.lM1, lm1), feat(T.lP1, lp1), feat(T.lM2, lm2), feat(T.lP2, lp2),
+    feat(T.lBi, lm1, l), feat(T.lBiN, l, lp1),
+    feat(T.sM1, sm1), feat(T.sP1, sp1), feat(T.sTri, feat(0, sm1, sh), sp1),
+  )
+  if (firstInSent) out.push(feat(T.first, sh))
+  if (hl) out.push(feat(T.headline, 0))
+  const n = Math.min(info.lower[i].length, 12)
+  out.push(feat(T.len, n < 3 ? n : n < 6 ? 3 : 4, hl ? 1 : 0))
+  for (const g of info.gaz[i]) out.push(feat(T.gaz, g))
+  if (hasM1) for (const g of info.gaz[i - 1]) out.push(feat(T.gazM1, g))
+  if (hasP1) for (const g of info.gaz[i + 1]) out.push(feat(T.gazP1, g))
+  // Capitalisation seen where it is informative (mid-sentence, not a headline) elsewhere in the document.
+  if ((firstInSent || hl) && info.capStart[i] && info.docCap[i]) out.push(feat(T.docCap, 0))
+  if (info.capStart[i] && info.docLow[i]) out.push(feat(T.docLow, 0))
+  if (info.capRun[i]) out.push(feat(T.capRun, info.capRun[i], hl ? 1 : 0), feat(T.runText, info.runHash[i], info.capRun[i]))
+  if (info.capRun[i]) out.push(feat(T.runPrev, info.runPrev[i]), feat(T.runNext, info.runNext[i]))
+  out.push(feat(T.lM2M1, lm2, lm1))
+  out.push(feat(T.x3M1, hasM1 ? info.hAffix[(i - 1) * 6 + 4] : OUTSIDE), feat(T.x3P1, hasP1 ? info.hAffix[(i + 1) * 6 + 4] : OUTSIDE + 1))
+  if (info.docSurname[i]) out.push(feat(T.docSurname, firstInSent || hl ? 1 : 0))
+  if (info.docOrg[i]) out.push(feat(T.docOrg, 0))
+  out.push(
+    feat(T.sM2, hasM2 ? info.hShape[i - 2] : OUTSIDE), feat(T.sP2, hasP2 ? info.hShape[i + 2] : OUTSIDE + 1),
+    feat(T.lM1s, lm1, sh), feat(T.sLP1, sh, lp1),
+  )
+}
+
+/** Entity types the tagger knows; MISC is learned so it does not pollute the others, then dropped. */
+export const TYPES = ['PER', 'ORG', 'LOC', 'MISC', 'OBJ'] as const
+export const TAGS: string[] = ['O', ...TYPES.flatMap((t) => ['B-' + t, 'I-' + t, 'L-' + t, 'U-' + t])]
+export const NTAGS = TAGS.length
+
+/** Tag index helpers: 0 is O; for type k, B=1+4k, I=2+4k, L=3+4k, U=4+4k. */
+export const tagType = (tag: number) => (tag === 0 ? -1 : (tag - 1) >> 2)
+/** 0 = O, 1 = B, 2 = I, 3 = L, 4 = U. */
+export const tagPart = (tag: number) => (tag === 0 ? 0 : ((tag - 1) & 3) + 1)
+export const B = 1, I = 2, L = 3, U = 4
+
+function allowedSlow(prev: number, tag: number, last: boolean): boolean {
+  const pp = prev < 0 ? 0 : tagPart(prev)
+  const p = tagPart(tag)
+  if (pp === B || pp === I) {
+    if (tagType(tag) !== tagType(prev)) return false
+    return p === L || (p === I && !last)
+  }
+  if (p === I || p === L) return false
+  if (p === B && last) return false
+  return true
+}
+
+/** ALLOWED[(prev + 1) * 2 * NTAGS + last * NTAGS + tag]: the BILOU constraint as a table. */
+export const ALLOWED = new Uint8Array((NTAGS + 1) * 2 * NTAGS)
+for (let prev = -1; prev < NTAGS; prev++)
+  for (let last = 0; last < 2; last++)
+    for (let tag = 0; tag < NTAGS; tag++)
+      ALLOWED[(prev + 1) * 2 * NTAGS + last * NTAGS + tag] = allowedSlow(prev, tag, last === 1) ? 1 : 0
+
+/** Features that read the decisions already taken (previous tags, earlier labels of the same word). */
+export function dynamicFeatures(prev1: number, prev2: number, shapeHash: number, history: number, runHistory: number, out: number[]): void {
+  out.push(feat(T.tM1, prev1 + 1), feat(T.tM2M1, prev2 + 1, prev1 + 1), feat(T.tM1s, prev1 + 1, shapeHash))
+  if (history >= 0) out.push(feat(T.hist, history))
+  if (runHistory >= 0) out.push(feat(T.runHist, runHistory))
+}

@@ -1,0 +1,69 @@
+// Entities of a document: the trained tagger's mentions merged into canonical entities.
+import type { Tokenized } from './tokens.ts'
+import { buildEntities, mentionFromTokens, type Entity, type EntityType, type Mention } from './entities.ts'
+import { loadTagger, tagDocument } from './tagger.ts'
+import { MAX_ENTITIES_PER_TYPE } from './types.ts'
+import { GAZ_PREFIX, MAX_GAZ_WORDS, phraseHash } from './features.ts'
+
+// Resolved from this file so that it works from any working directory and in worker threads.
+const tagger = loadTagger(new URL('../../models/ner.bin.gz', import.meta.url))
+
+// Lower-case name particles that do belong to a name ("Vincent van Gogh", "de Silva").
+const PARTICLE = new Set(['de', 'van', 'von', 'der', 'den', 'da', 'di', 'du', 'dos', 'del', 'della', 'la', 'le', 'al', 'el', 'bin', 'ibn', 'of', 'and', 'for', 'the', '&', "'s", '’s'])
+const MONTH_OR_DAY = /^(january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i
+const CAPITALISED = /^[\p{Lu}\p{N}]/u
+
+/**
+ * Trims a span's edges of words that are not part of a name: lower-case words ("wildcard
+ * Alex", "Fed 's decision") and a leading month or weekday ("August National Association…").
+ * Only when a capitalised word remains, so all-lower-case names of informal text stay whole.
+ */
+function trimSpan(doc: Tokenized, first: number, last: number): [number, number] {
+  const toks = doc.tokens
+  const notName = (i: number) => {
+    const w = toks[i].text
+    return !CAPITALISED.test(w) && !PARTICLE.has(w.toLowerCase()) && /\p{L}/u.test(w)
+  }
+  let capitalised = 0
+  for (let i = first; i < last; i++) if (CAPITALISED.test(toks[i].text) && !MONTH_OR_DAY.test(toks[i].text)) capitalised++
+  if (capitalised === 0) return [first, last]
+  let a = first
+  let b = last
+  while (b - a > 1 && (notName(a) || MONTH_OR_DAY.test(toks[a].text))) a++
+  while (b - a > 1 && notName(b - 1)) b--
+  // A trailing "'s" belongs to the sentence, not the name.
+  if (b - a > 1 && /^['’]s$/.test(toks[b - 1].text)) b--
+  return [a, b]
+}
+
+/** Typed mentions found by the tagger; MISC (nationalities, events…) has no service type. */
+export function extractMentions(doc: Tokenized): Mention[] {
+  const out: Mention[] = []
+  for (const s of tagDocument(tagger, doc)) {
+    if (s.type === 'MISC') continue
+    const [a, b] = trimSpan(doc, s.first, s.last)
+    out.push(mentionFromTokens(doc.text, doc.tokens, a, b, s.type))
+  }
+  return out
+}
+
+/** Gazetteer classes of a name ("Japan" → country), as the tagger's model file knows them. */
+export function nameClasses(name: string): number {
+  const ws = name.toLowerCase().split(/\s+/).filter(Boolean)
+  if (!ws.length || ws.length > MAX_GAZ_WORDS) return 0
+  return (tagger.gazetteer.get(phraseHash(ws)) ?? 0) & ~GAZ_PREFIX
+}
+
+/** Canonical entities, most salient first, at most MAX_ENTITIES_PER_TYPE of each type. */
+export function extractEntities(doc: Tokenized): Entity[] {
+  const perType = new Map<EntityType, number>()
+  const out: Entity[] = []
+  for (const e of buildEntities(extractMentions(doc), doc.text.length)) {
+    const n = perType.get(e.type) ?? 0
+    if (n >= MAX_ENTITIES_PER_TYPE) continue
+    perType.set(e.type, n + 1)
+    e.classes = nameClasses(e.name)
+    out.push(e)
+  }
+  return out
+}

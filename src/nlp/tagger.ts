@@ -1,0 +1,232 @@
+// The entity tagger: an averaged perceptron over BILOU tags, decoded greedily left to right
+// under BILOU constraints, with earlier decisions in the document as features.
+import { readFileSync } from 'node:fs'
+import { gunzipSync, gzipSync } from 'node:zlib'
+import type { Tokenized } from './tokens.ts'
+import {
+  ALLOWED, B, L, NTAGS, TAGS, TYPES, U, docInfo, dynamicFeatures, fnv, staticFeatures, tagPart, tagType,
+  type DocInfo, type Gazetteer,
+} from './features.ts'
+
+/** Open-addressing table from feature id to weight row: a few nanoseconds per lookup. */
+export interface TaggerModel {
+  keys: Int32Array
+  rowOf: Int32Array
+  mask: number
+  /** Row-major, NTAGS columns. */
+  weights: Float32Array
+  gazetteer: Gazetteer
+  /** Surface-word hashes that are O whenever no entity is open (see decode). */
+  skip: Set<number>
+}
+
+export function buildModel(features: ArrayLike<number>, weights: Float32Array, gazetteer: Gazetteer, skip: Set<number>): TaggerModel {
+  let cap = 1024
+  while (cap < features.length * 2) cap *= 2
+  const keys = new Int32Array(cap)
+  const rowOf = new Int32Array(cap)
+  const mask = cap - 1
+  for (let r = 0; r < features.length; r++) {
+    let h = features[r] & mask
+    while (keys[h] !== 0 && keys[h] !== features[r]) h = (h + 1) & mask
+    keys[h] = features[r]
+    rowOf[h] = r
+  }
+  return { keys, rowOf, mask, weights, gazetteer, skip }
+}
+
+export function rowOfFeature(m: TaggerModel, f: number): number {
+  let h = f & m.mask
+  for (;;) {
+    const k = m.keys[h]
+    if (k === f) return m.rowOf[h]
+    if (k === 0) return -1
+    h = (h + 1) & m.mask
+  }
+}
+
+/** Scores every tag of token i given its dynamic features; training and tagging share the decoder. */
+export type Scorer = (i: number, dynamic: number[], scores: Float64Array) => void
+
+/** Tokens of a word are linked to an earlier entity of the document only when they look like names. */
+const HISTORY_WORD = /^[\p{L}][\p{L}\p{N}'’.&-]+$/u
+
+/**
+ * Greedy BILOU decoding. `onStep` sees each decision (training uses it to update weights and
+ * may return the tag to continue with). Returns one tag index per token.
+ */
+export function decode(
+  doc: Tokenized,
+  info: DocInfo,
+  score: Scorer,
+  skip: Set<number>,
+  onStep?: (i: number, dynamic: number[], predicted: number) => void,
+): Int32Array {
+  const tags = new Int32Array(doc.tokens.length)
+  const history = new Map<string, Int32Array>()
+  // Whole names tagged earlier in the document, by the hash of their lower-case words.
+  const runHistory = new Map<number, Int32Array>()
+  const scores = new Float64Array(NTAGS)
+  const dyn: number[] = []
+  for (const s of doc.sentences) {
+    let p1 = -1
+    let p2 = -1
+    for (let i = s.first; i < s.last; i++) {
+      // Words that never start an entity in the training data (punctuation, "the", "said"…)
+      // are O outside an entity without being scored: about half of all tokens.
+      if ((p1 < 0 || tagPart(p1) >= L || p1 === 0) && skip.has(info.hWord[i])) {
+        tags[i] = 0
+        p2 = p1
+        p1 = 0
+        continue
+      }
+      dyn.length = 0
+      const h = history.get(info.lower[i])
+      let hist = -1
+      if (h) {
+        let best = 0
+        for (let k = 0; k < h.length; k++) if (h[k] > best) { best = h[k]; hist = k }
+      }
+      let runHist = -1
+      const rh = info.runHash[i] ? runHistory.get(info.runHash[i]) : undefined
+      if (rh) {
+        let best = 0
+        for (let k = 0; k < rh.length; k++) if (rh[k] > best) { best = rh[k]; runHist = k }
+      }
+      dynamicFeatures(p1, p2, info.hShape[i], hist, runHist, dyn)
+      score(i, dyn, scores)
+      const last = i === s.last - 1
+      let bestTag = 0
+      let bestScore = -Infinity
+      const base = (p1 + 1) * 2 * NTAGS + (last ? NTAGS : 0)
+      for (let t = 0; t < NTAGS; t++) {
+        if (!ALLOWED[base + t]) continue
+        if (scores[t] > bestScore) { bestScore = scores[t]; bestTag = t }
+      }
+      onStep?.(i, dyn, bestTag)
+      tags[i] = bestTag
+      const part = tagPart(bestTag)
+      if (part === L || part === U) {
+        const type = tagType(bestTag)
+        let j = i
+        while (j > s.first && part === L && tagPart(tags[j]) !== B) j--
+        let ph = 0
+        for (let k = j; k <= i; k++) ph = k === j ? info.hLower[k] : fnv(info.lower[k], fnv(' ', ph))
+        let rc = runHistory.get(ph)
+        if (!rc) runHistory.set(ph, (rc = new Int32Array(TYPES.length)))
+        rc[type]++
+        for (let k = j; k <= i; k++) {
+          if (!HISTORY_WORD.test(doc.tokens[k].text)) continue
+          let c = history.get(info.lower[k])
+          if (!c) history.set(info.lower[k], (c = new Int32Array(TYPES.length)))
+          c[type]++
+        }
+      }
+      p2 = p1
+      p1 = bestTag
+    }
+  }
+  return tags
+}
+
+/** Entity spans (token ranges) from a BILOU tag sequence. */
+export function spans(tags: Int32Array): { first: number; last: number; type: (typeof TYPES)[number] }[] {
+  const out: { first: number; last: number; type: (typeof TYPES)[number] }[] = []
+  let open = -1
+  for (let i = 0; i < tags.length; i++) {
+    const p = tagPart(tags[i])
+    if (p === U) out.push({ first: i, last: i + 1, type: TYPES[tagType(tags[i])] })
+    else if (p === B) open = i
+    else if (p === L && open >= 0) {
+      out.push({ first: open, last: i + 1, type: TYPES[tagType(tags[i])] })
+      open = -1
+    } else if (p === 0) open = -1
+  }
+  return out
+}
+
+/** Scorer over a trained model: features unseen in training are ignored. */
+export function modelScorer(model: TaggerModel, doc: Tokenized, info: DocInfo): Scorer {
+  const feats: number[] = []
+  const { weights, keys, rowOf, mask } = model
+  // The table lookup is inlined: this loop is most of the engine's time.
+  const add = (f: number, scores: Float64Array) => {
+    let h = f & mask
+    for (;;) {
+      const k = keys[h]
+      if (k === f) break
+      if (k === 0) return
+      h = (h + 1) & mask
+    }
+    const base = rowOf[h] * NTAGS
+    for (let t = 0; t < NTAGS; t++) scores[t] += weights[base + t]
+  }
+  return (i, dynamic, scores) => {
+    scores.fill(0)
+    feats.length = 0
+    staticFeatures(doc, info, i, feats)
+    for (let k = 0; k < feats.length; k++) add(feats[k], scores)
+    for (let k = 0; k < dynamic.length; k++) add(dynamic[k], scores)
+  }
+}
+
+export function tagDocument(model: TaggerModel, doc: Tokenized) {
+  const info = docInfo(doc, model.gazetteer)
+  return spans(decode(doc, info, modelScorer(model, doc, info), model.skip))
+}
+
+// Model file: gzip( uint32 header length | JSON header | int32 feature ids | int16 weights |
+// uint32 gazetteer (phrase hash, class bits) pairs | uint32 skip-word hashes ). Weights are quantised to int16 with one
+// scale: averaged perceptron weights need no more precision.
+interface Header {
+  format: 'tea-tagger-2'
+  tags: string[]
+  scale: number
+  features: number
+  gazetteer: number
+  skip: number
+}
+
+export function encodeTagger(features: Int32Array, weights: Float32Array, gazetteer: Gazetteer, skip: Set<number>): Buffer {
+  let max = 0
+  for (const w of weights) max = Math.max(max, Math.abs(w))
+  const scale = max > 0 ? max / 32767 : 1
+  const q = new Int16Array(weights.length)
+  for (let k = 0; k < weights.length; k++) q[k] = Math.round(weights[k] / scale)
+  const gz = new Uint32Array(gazetteer.size * 2)
+  let k = 0
+  for (const [h, bits] of gazetteer) { gz[k++] = h; gz[k++] = bits }
+  const sk = Uint32Array.from([...skip].sort((a, b) => a - b))
+  const header: Header = { format: 'tea-tagger-2', tags: TAGS, scale, features: features.length, gazetteer: gazetteer.size, skip: sk.length }
+  const h = Buffer.from(JSON.stringify(header), 'utf8')
+  const len = Buffer.alloc(4)
+  len.writeUInt32LE(h.length)
+  const parts = [len, h, Buffer.from(features.buffer, features.byteOffset, features.byteLength), Buffer.from(q.buffer), Buffer.from(gz.buffer), Buffer.from(sk.buffer)]
+  return gzipSync(Buffer.concat(parts), { level: 9 })
+}
+
+export function loadTagger(path: string | URL): TaggerModel {
+  const raw = gunzipSync(readFileSync(path))
+  const hlen = raw.readUInt32LE(0)
+  const header = JSON.parse(raw.subarray(4, 4 + hlen).toString('utf8')) as Header
+  if (header.format !== 'tea-tagger-2' || header.tags.join() !== TAGS.join()) {
+    throw new Error(`tagger: model file ${String(path)} has format "${header.format}" and tags that this code does not read`)
+  }
+  // Copy into aligned buffers: the gunzipped body starts at an arbitrary byte offset.
+  let at = 4 + hlen
+  const take = (bytes: number) => {
+    const b = new Uint8Array(bytes)
+    b.set(raw.subarray(at, at + bytes))
+    at += bytes
+    return b.buffer
+  }
+  const features = new Int32Array(take(header.features * 4))
+  const q = new Int16Array(take(header.features * NTAGS * 2))
+  const gz = new Uint32Array(take(header.gazetteer * 8))
+  const sk = new Uint32Array(take(header.skip * 4))
+  const weights = new Float32Array(q.length)
+  for (let k = 0; k < q.length; k++) weights[k] = q[k] * header.scale
+  const gazetteer: Gazetteer = new Map()
+  for (let k = 0; k < gz.length; k += 2) gazetteer.set(gz[k], gz[k + 1])
+  return buildModel(features, weights, gazetteer, new Set(sk))
+}

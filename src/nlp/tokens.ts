@@ -1,0 +1,97 @@
+// Tokenization: wink-nlp tokens mapped back to UTF-16 offsets of the original text, plus
+// sentence boundaries. Everything downstream (tagger, relations, evidence) works on these.
+import winkNLP from 'wink-nlp'
+import model from 'wink-eng-lite-web-model'
+
+// Loaded once per module instance (and so once per worker thread).
+const nlp = winkNLP(model, ['sbd', 'pos'])
+const its = nlp.its
+
+export interface Token {
+  /** Surface form exactly as in the input. */
+  text: string
+  start: number
+  end: number
+  /** wink universal POS tag. */
+  pos: string
+  /** Index of the sentence the token belongs to. */
+  sent: number
+}
+
+export interface Sentence {
+  /** First token index (inclusive). */
+  first: number
+  /** Last token index (exclusive). */
+  last: number
+  start: number
+  end: number
+}
+
+export interface Tokenized {
+  text: string
+  tokens: Token[]
+  sentences: Sentence[]
+}
+
+const BREAK_TYPES = new Set(['tabCRLF'])
+const LONG_TOKEN = /\S{200,}/g
+
+/**
+ * wink keeps its token values verbatim, but a few inputs (lone surrogates, control
+ * characters) can make its spacing bookkeeping disagree with the text, so each token is
+ * located by searching forward from the previous one rather than by adding up lengths.
+ */
+export function tokenize(text: string): Tokenized {
+  // wink's tokenizer slows down sharply on a single very long token (half a second for 30,000
+  // letters without a space). Such a blob is never a name: it is blanked to spaces of the same
+  // length, so offsets are unchanged and it yields no tokens.
+  const doc = nlp.readDoc(text.replace(LONG_TOKEN, (m) => ' '.repeat(m.length)))
+  const values: string[] = doc.tokens().out(its.value)
+  const types: string[] = doc.tokens().out(its.type)
+  const pos: string[] = doc.tokens().out(its.pos)
+  const sentSpans = doc.sentences().out(its.span) as unknown as [number, number][]
+  const sentOf = new Int32Array(values.length)
+  for (let s = 0; s < sentSpans.length; s++) {
+    const [a, b] = sentSpans[s]
+    for (let i = a; i <= b && i < values.length; i++) sentOf[i] = s
+  }
+
+  const tokens: Token[] = []
+  const sentences: Sentence[] = []
+  let cursor = 0
+  let curSent = -1
+  let winkSent = -1
+  let forceBreak = true
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]
+    let at = text.startsWith(v, cursor) ? cursor : text.indexOf(v, cursor)
+    // Never jump far ahead: a value that cannot be found nearby is treated as zero-width.
+    if (at < 0 || at - cursor > 64) at = cursor
+    const start = at
+    const end = at === cursor && !text.startsWith(v, cursor) ? cursor : at + v.length
+    cursor = end
+    const isBreak = BREAK_TYPES.has(types[i]) || /^\s*$/.test(v)
+    if (isBreak) {
+      // A line break (the corpora and many user texts put one sentence per line) ends a sentence.
+      if (v.includes('\n') || v.includes('\r')) forceBreak = true
+      continue
+    }
+    if (end === start) continue
+    if (forceBreak || sentOf[i] !== winkSent) {
+      if (curSent >= 0) closeSentence(sentences, tokens)
+      curSent++
+      sentences.push({ first: tokens.length, last: tokens.length, start, end })
+      winkSent = sentOf[i]
+      forceBreak = false
+    }
+    tokens.push({ text: text.slice(start, end), start, end, pos: pos[i], sent: curSent })
+  }
+  if (curSent >= 0) closeSentence(sentences, tokens)
+  return { text, tokens, sentences }
+}
+
+function closeSentence(sentences: Sentence[], tokens: Token[]): void {
+  const s = sentences[sentences.length - 1]
+  s.last = tokens.length
+  s.end = tokens.length > s.first ? tokens[tokens.length - 1].end : s.start
+}

@@ -1,0 +1,64 @@
+// The contract between the service and the extraction engine. The service depends only on
+// this file and on `src/nlp/index.ts` exporting `analyze`, `detectLanguage`, `MODEL_NAME`
+// and `SUPPORTED_LANGUAGES`, so the engine can be replaced without touching HTTP code.
+
+/** Every relation type the engine may emit. Must equal the `RelationType` enum in openapi.yaml (a test checks). */
+export const RELATION_TYPES = [
+  'works_for',
+  'located_in',
+  'lives_in',
+  'born_in',
+  'founded',
+  'owns',
+  'acquired',
+  'part_of',
+  'member_of',
+  'produces',
+  'partner_of',
+  'competitor_of',
+  'family_of',
+  'killed',
+] as const
+export type RelationType = (typeof RELATION_TYPES)[number]
+
+export type Sentiment = 'positive' | 'negative' | 'neutral'
+
+export interface ExtractedRelation {
+  /** Canonical name; appears in one of the entity lists. */
+  source: string
+  /** Canonical name; appears in one of the entity lists. */
+  target: string
+  type: RelationType
+  /** Shortest sentence-level excerpt of the input supporting the relation. */
+  evidence: string
+  /** Sentiment expressed about the relation's entities in the evidence. */
+  sentiment: Sentiment
+  /** Calibrated probability that the relation is correct, 0..1. */
+  confidence: number
+}
+
+export interface Analysis {
+  /** Each list: deduplicated canonical names, most salient first, at most 100 entries. */
+  entities: {
+    persons: string[]
+    organizations: string[]
+    locations: string[]
+    objects: string[]
+  }
+  relations: ExtractedRelation[]
+  /** ISO 639-1 code the analysis ran as. */
+  language: string
+  /** Model name and version, e.g. "tea-extract-1.0.0". */
+  model: string
+}
+
+export interface AnalyzeOptions {
+  /** ISO 639-1 code decided by the caller (hint) or by detectLanguage; must be supported. */
+  language: string
+}
+
+/** Upper bound on entities kept per type by the engine (the API's maxEntitiesPerType ceiling). */
+export const MAX_ENTITIES_PER_TYPE = 100
+
+/** Languages `analyze` accepts (ISO 639-1). The service rejects others before counting them. */
+export const SUPPORTED_LANGUAGES: readonly string[] = Object.freeze(['en'])

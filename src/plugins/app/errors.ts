@@ -1,0 +1,98 @@
+// The one place where errors become HTTP responses. Domain code throws typed ApiErrors;
+// Fastify's own errors (body parsing, limits) are translated to the same documented shape.
+// A 5xx never leaks its message: the caller gets a request id, the log gets the details.
+import fp from 'fastify-plugin'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { ApiError, BadRequestError, ClientClosedError, NotFoundError, ServiceUnavailableError } from '../../errors.ts'
+
+/** Errors of a database that does not answer (postgres.js, Node sockets, PostgreSQL shutdown codes). */
+const DATABASE_DOWN = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+])
+
+export function isDatabaseDown(err: unknown): boolean {
+  const e = err as { code?: string; cause?: unknown } | undefined
+  if (!e || typeof e !== 'object') return false
+  if (e.code && DATABASE_DOWN.has(e.code)) return true
+  return e.cause !== undefined && e.cause !== err && isDatabaseDown(e.cause)
+}
+
+export function toApiError(err: FastifyError | Error): ApiError | undefined {
+  if (err instanceof ApiError) return err
+  const e = err as FastifyError
+  switch (e.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new BadRequestError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be sent as Content-Type: application/json')
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new BadRequestError('BODY_TOO_LARGE', 'The request body is larger than 1 MiB; the text may have at most 30,000 characters')
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new BadRequestError('INVALID_JSON', 'The request body is empty; send a JSON object such as {"text": "..."}')
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new BadRequestError('INVALID_BODY', 'The Content-Length header does not match the body')
+  }
+  if (e.statusCode === 400 && (err instanceof SyntaxError || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON|prototype/i.test(err.message))) {
+    return new BadRequestError('INVALID_JSON', `The request body is not valid JSON: ${err.message.slice(0, 200)}`)
+  }
+  if (isDatabaseDown(err)) {
+    return new ServiceUnavailableError('DATABASE_UNAVAILABLE', 'The database is not answering; retry in a few seconds', 5)
+  }
+  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+    return new BadRequestError('BAD_REQUEST', err.message.slice(0, 200))
+  }
+  return undefined
+}
+
+export function sendApiError(reply: FastifyReply, err: ApiError) {
+  reply.code(err.statusCode).headers(err.headers).send(err.body())
+}
+
+export default fp(
+  async (app) => {
+    app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      if (err instanceof ClientClosedError) {
+        // Nobody is listening: no response, no 5xx in the metrics; the request was refunded.
+        request.log.info('client closed the connection before the answer')
+        reply.hijack()
+        reply.raw.destroy()
+        return
+      }
+      // A request for no route whose body could not be parsed is still a request for no route.
+      if (request.is404) {
+        const path = request.url.split('?')[0].slice(0, 200)
+        return sendApiError(reply, new NotFoundError(`No route ${request.method} ${path}; see /docs for the API`))
+      }
+      const api = toApiError(err)
+      if (api) {
+        if (api.statusCode >= 500) request.log.warn({ err, code: api.code }, 'request failed')
+        return sendApiError(reply, api)
+      }
+      request.log.error({ err }, 'unhandled error')
+      reply.code(500).send({
+        error: 'Internal Server Error',
+        code: 'INTERNAL_ERROR',
+        message: `An unexpected error occurred; quote request id ${request.id} when reporting it`,
+        requestId: request.id,
+      })
+    })
+    app.setNotFoundHandler((request, reply) => {
+      // The path only: a query string could hold anything a caller typed.
+      const path = request.url.split('?')[0].slice(0, 200)
+      sendApiError(reply, new NotFoundError(`No route ${request.method} ${path}; see /docs for the API`))
+    })
+  },
+  { name: 'errors' },
+)

@@ -1,0 +1,19 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { operations } from '../../generated/api-types.ts'
+import { nextUtcMidnight } from '../domain/clock.ts'
+import { remaining } from '../domain/quota.ts'
+import { isoSeconds } from '../errors.ts'
+
+type Quota = operations['getQuota']['responses']['200']['content']['application/json']
+
+/** GET /v1/quota: never counted; the token look-up already read today's usage. */
+export function getQuota(app: FastifyInstance) {
+  return async (request: FastifyRequest): Promise<Quota> => {
+    const a = request.account!
+    return {
+      plan: a.plan as Quota['plan'],
+      daily: { limit: a.limit, used: Math.min(a.used, a.limit), remaining: remaining(a) },
+      resetAt: isoSeconds(nextUtcMidnight(app.ctx.clock())),
+    }
+  }
+}

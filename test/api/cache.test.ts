@@ -1,0 +1,64 @@
+import t from 'tap'
+import { sql } from 'drizzle-orm'
+import { buildTestApp, englishText, manualClock, openTestDatabase, DRIVERS } from '../helpers/app.ts'
+
+for (const driver of DRIVERS) {
+  t.test(`the shared cache level: another node (or a restarted one) hits; 24 hours from the first analysis (${driver})`, async (t) => {
+    const clock = manualClock(new Date('2026-11-22T08:00:00Z'))
+    const { database } = await openTestDatabase(t, driver)
+    const a = await buildTestApp(t, { database, clock })
+    const b = await buildTestApp(t, { database, clock, config: { cacheMaxBytes: 0 } })
+    const { token } = await a.account('pro')
+    const send = (h: typeof a) =>
+      h.app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload: { text: englishText(11) } })
+
+    t.equal((await send(a)).json().meta.cached, false)
+    t.equal((await send(b)).json().meta.cached, true, 'a second app on the same database hits')
+
+    clock.advance(23 * 3600 * 1000)
+    t.equal((await send(a)).json().meta.cached, true, 'still cached after 23 h')
+    t.equal((await send(b)).json().meta.cached, true)
+    clock.advance(3600 * 1000)
+    t.equal((await send(a)).json().meta.cached, false, '24 h after the first analysis it is analysed afresh (hits do not extend it)')
+    t.equal((await send(b)).json().meta.cached, true, 'and the fresh analysis starts a new 24 h')
+
+    const rows = await a.database.db.execute(sql`select key, payload from analysis_cache`)
+    const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { key: string; payload: string }[]
+    t.equal(list.length, 1)
+    const stored = JSON.stringify(list)
+    for (const fragment of ['Tim Cook', 'Cupertino', 'Apple', 'chief executive']) t.notOk(stored.includes(fragment), `"${fragment}" is not stored readably`)
+    t.notOk(Buffer.from(list[0].payload, 'base64').toString('latin1').includes('Cupertino'), 'the payload is encrypted')
+
+    clock.advance(25 * 3600 * 1000)
+    t.equal(await a.app.ctx.cache.prune(), 1, 'expired rows are pruned')
+  })
+}
+
+t.test('tokens and submitted text never reach the logs', async (t) => {
+  const lines: string[] = []
+  const { Writable } = await import('node:stream')
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk))
+      cb()
+    },
+  })
+  const { database } = await openTestDatabase(t, 'pglite')
+  const { buildApp, loggerOptions } = await import('../../src/app.ts')
+  const { loadConfig } = await import('../../src/config.ts')
+  const app = await buildApp({ config: loadConfig({} as NodeJS.ProcessEnv), database, logger: { ...(loggerOptions('trace') as object), stream } })
+  t.teardown(() => app.close())
+  const h = await buildTestApp(t, { database })
+  const { token } = await h.account('free')
+  const text = englishText(12).replace('Tim Cook', 'Zebulon Quartermain')
+  await app.inject({ method: 'POST', url: '/v1/analyze?debug=1', headers: { authorization: `Bearer ${token}`, cookie: 'sid=s3cret' }, payload: { text } })
+  await app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload: '{"text": "Zebulon Quartermain broken' })
+  await app.inject({ method: 'GET', url: '/v1/quota', headers: { authorization: token } })
+  const log = lines.join('')
+  t.ok(log.length > 0, 'something was logged')
+  t.match(log, /request completed/)
+  t.notOk(log.includes(token), 'no token')
+  t.notOk(log.includes(token.slice(9, 30)), 'no part of a token')
+  t.notOk(log.includes('Zebulon') || log.includes('Quartermain'), 'no submitted text')
+  t.notOk(log.includes('s3cret'), 'no cookie')
+})

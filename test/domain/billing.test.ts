@@ -1,0 +1,56 @@
+import t from 'tap'
+import { addMonths, billingCycle, quotePlanChange } from '../../src/domain/billing.ts'
+
+const PLANS = {
+  free: { name: 'free', dailyLimit: 100, priceCents: 0, maxTokens: 3, rank: 0 },
+  starter: { name: 'starter', dailyLimit: 1000, priceCents: 2900, maxTokens: 5, rank: 1 },
+  pro: { name: 'pro', dailyLimit: 10000, priceCents: 9900, maxTokens: 10, rank: 2 },
+  business: { name: 'business', dailyLimit: 50000, priceCents: 29900, maxTokens: 25, rank: 3 },
+}
+const anchor = new Date('2026-11-01T00:00:00Z')
+const account = { plan: 'free', pendingPlan: null, pendingPlanAt: null, cycleAnchor: anchor }
+
+t.test('billing cycles are calendar months from the anchor', async (t) => {
+  t.same(billingCycle(anchor, new Date('2026-11-22T12:00:00Z')), { start: anchor, end: new Date('2026-12-01T00:00:00Z') })
+  t.same(billingCycle(anchor, new Date('2026-12-01T00:00:00Z')).start, new Date('2026-12-01T00:00:00Z'), 'the end is the next start')
+  const jan31 = new Date('2026-01-31T10:00:00Z')
+  t.same(addMonths(jan31, 1), new Date('2026-02-28T10:00:00Z'), 'clamped to the last day')
+  t.same(addMonths(jan31, 2), new Date('2026-03-31T10:00:00Z'), 'no drift after a short month')
+  t.same(billingCycle(jan31, new Date('2026-03-15T00:00:00Z')), { start: new Date('2026-02-28T10:00:00Z'), end: new Date('2026-03-31T10:00:00Z') })
+})
+
+t.test('upgrade proration: (new − old) × time left / cycle length, to the cent', async (t) => {
+  const atStart = quotePlanChange(account, PLANS.free, PLANS.starter, anchor)
+  t.equal(atStart.kind, 'upgrade')
+  t.equal(atStart.amountCents, 2900, 'at the cycle start: the whole difference')
+  t.equal(atStart.prorationFraction, 1)
+  t.same(atStart.effectiveAt, anchor, 'effective at once')
+
+  // November has 30 days; the 16th at 00:00 leaves exactly half.
+  const middle = quotePlanChange(account, PLANS.free, PLANS.starter, new Date('2026-11-16T00:00:00Z'))
+  t.equal(middle.prorationFraction, 0.5)
+  t.equal(middle.amountCents, 1450)
+
+  const proToBusiness = quotePlanChange({ ...account, plan: 'pro' }, PLANS.pro, PLANS.business, new Date('2026-11-21T00:00:00Z'))
+  t.equal(proToBusiness.amountCents, Math.round(20000 * (10 / 30)), 'a third left: 66.67 USD')
+  t.equal(proToBusiness.amountCents, 6667)
+
+  const nearEnd = quotePlanChange(account, PLANS.free, PLANS.business, new Date('2026-11-30T23:59:59Z'))
+  t.equal(nearEnd.amountCents, 0, 'one second before the end rounds to 0 cents')
+  t.ok(nearEnd.prorationFraction > 0 && nearEnd.prorationFraction < 0.00001)
+
+  const oneHourLeft = quotePlanChange(account, PLANS.free, PLANS.business, new Date('2026-11-30T23:00:00Z'))
+  t.equal(oneHourLeft.amountCents, Math.round(29900 / 720), '1/720 of the month: 42 cents')
+})
+
+t.test('downgrades are free and wait for the next cycle; same plan is refused', async (t) => {
+  const now = new Date('2026-11-10T00:00:00Z')
+  const down = quotePlanChange({ ...account, plan: 'pro' }, PLANS.pro, PLANS.starter, now)
+  t.equal(down.kind, 'downgrade_scheduled')
+  t.equal(down.amountCents, 0)
+  t.same(down.effectiveAt, new Date('2026-12-01T00:00:00Z'))
+  t.throws(() => quotePlanChange(account, PLANS.free, PLANS.free, now), { code: 'PLAN_UNCHANGED' })
+  const pending = { ...account, plan: 'pro', pendingPlan: 'starter', pendingPlanAt: new Date('2026-12-01T00:00:00Z') }
+  t.equal(quotePlanChange(pending, PLANS.pro, PLANS.pro, now).kind, 'downgrade_cancelled', 'choosing the current plan cancels a pending downgrade')
+  t.throws(() => quotePlanChange(pending, PLANS.pro, PLANS.starter, now), { code: 'PLAN_UNCHANGED' })
+})

@@ -1,0 +1,123 @@
+// Builds the real application for a test, on a fresh database of the chosen driver, with a
+// controllable clock, and checks every response it sends against openapi.yaml.
+// Drivers: PGlite always; PostgreSQL too when TEST_DATABASE_URL is set (one fresh database per app).
+import type { Test } from 'tap'
+import type { FastifyInstance } from 'fastify'
+import { randomBytes } from 'node:crypto'
+import { buildApp } from '../../src/app.ts'
+import { loadConfig, type Config } from '../../src/config.ts'
+import { openDatabase, type Database } from '../../src/db/client.ts'
+import { createRepositories } from '../../src/db/repositories/index.ts'
+import { createAccount } from '../../src/domain/accounts.ts'
+import { createToken } from '../../src/domain/tokens.ts'
+import type { Analyzer } from '../../src/analysis/analyzer.ts'
+import { checkContract } from './contract.ts'
+
+export type Driver = 'pglite' | 'postgres'
+
+/** The drivers this run covers: the database suite runs once per driver. */
+export const DRIVERS: Driver[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']
+
+/** A fresh, empty PostgreSQL database on the TEST_DATABASE_URL server; dropped by `drop`. */
+export async function freshPostgresUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { default: postgres } = await import('postgres')
+  const base = new URL(process.env.TEST_DATABASE_URL!)
+  const name = `tea_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
+  const admin = postgres(base.toString(), { max: 1, onnotice: () => {} })
+  await admin.unsafe(`create database ${name}`)
+  await admin.end()
+  const url = new URL(base)
+  url.pathname = '/' + name
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const a = postgres(base.toString(), { max: 1, onnotice: () => {} })
+      await a.unsafe(`drop database if exists ${name} with (force)`)
+      await a.end()
+    },
+  }
+}
+
+export async function openTestDatabase(t: Test, driver: Driver): Promise<{ database: Database; url?: string }> {
+  if (driver === 'pglite') {
+    const database = await openDatabase({ dataDir: 'memory://' })
+    t.teardown(() => database.close())
+    return { database }
+  }
+  const { url, drop } = await freshPostgresUrl()
+  const database = await openDatabase({ databaseUrl: url, dataDir: 'unused', maxConnections: 10 })
+  t.teardown(async () => {
+    await database.close()
+    await drop()
+  })
+  return { database, url }
+}
+
+/** A clock the test moves by hand. */
+export function manualClock(start = new Date('2026-11-22T12:00:00Z')) {
+  let now = start.getTime()
+  const clock = () => new Date(now)
+  clock.set = (d: Date | string) => {
+    now = new Date(d).getTime()
+  }
+  clock.advance = (ms: number) => {
+    now += ms
+  }
+  return clock
+}
+
+export interface TestAppOptions {
+  driver?: Driver
+  clock?: ReturnType<typeof manualClock> | (() => Date)
+  analyzer?: Analyzer
+  config?: Partial<Config>
+  /** Reuse an open database instead of making a fresh one (several nodes on one database). */
+  database?: Database
+}
+
+export async function buildTestApp(t: Test, opts: TestAppOptions = {}) {
+  const database = opts.database ?? (await openTestDatabase(t, opts.driver ?? 'pglite')).database
+  const config: Config = { ...loadConfig({ LOG_LEVEL: 'silent', ANALYSIS_WORKERS: '0' } as NodeJS.ProcessEnv), ...opts.config }
+  const app: FastifyInstance = await buildApp({ config, database, clock: opts.clock, analyzer: opts.analyzer, logger: false })
+  const violations: string[] = []
+  // A violation fails the running test at once, where the response was received.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (typeof payload === 'string' || payload === null || payload === undefined || Buffer.isBuffer(payload)) {
+      const found = checkContract({
+          method: request.method,
+          route: request.routeOptions.url,
+          url: request.url,
+          status: reply.statusCode,
+          headers: reply.getHeaders() as Record<string, unknown>,
+          body: payload === null || payload === undefined ? '' : String(payload),
+      })
+      for (const v of found) t.fail(`contract: ${v}`)
+      violations.push(...found)
+    }
+    return payload
+  })
+  await app.ready()
+  t.teardown(() => app.close())
+  const repos = createRepositories(database.db)
+  const deps = { repos, clock: app.ctx.clock, tokenPrefix: config.tokenPrefix }
+  return {
+    app,
+    database,
+    repos,
+    violations,
+    /** A new account on `plan` with one token; returns both. */
+    async account(plan = 'free', email = `user-${randomBytes(5).toString('hex')}@example.com`) {
+      const account = await createAccount(deps, { email, plan })
+      const token = await createToken(deps, account.id, 'test token')
+      return { account, token: token.token, tokenId: token.id }
+    },
+  }
+}
+
+/** A 200+ character English text; `n` makes distinct texts (distinct cache keys). */
+export function englishText(n = 0): string {
+  return (
+    `Report ${n}: Tim Cook is the chief executive of Apple, which is based in Cupertino, California. ` +
+    'Apple acquired Beats Electronics in 2014. Analysts in London said the company would open a new office in Berlin next year.'
+  )
+}

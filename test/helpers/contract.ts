@@ -1,0 +1,72 @@
+// The contract check: every response the suite receives from a documented route is validated
+// against openapi.yaml (status documented, body matches its schema, documented headers present).
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import type { ValidateFunction } from 'ajv'
+import spec from '../../generated/openapi.json' with { type: 'json' }
+import { schemasAsDefs } from '../../src/openapi.ts'
+
+const ID = 'https://schemas.tea.local/openapi.json'
+const ajv = new Ajv2020({ allErrors: true, strict: false })
+;(addFormats as unknown as { default: (a: unknown) => void }).default?.(ajv) ?? (addFormats as unknown as (a: unknown) => void)(ajv)
+ajv.addSchema(schemasAsDefs(spec as never, ID))
+const compiled = new Map<string, ValidateFunction>()
+
+function resolveResponse(ref: any): any {
+  if (ref?.$ref) return (spec as any).components.responses[ref.$ref.split('/').pop()]
+  return ref
+}
+
+function validatorFor(schema: any): ValidateFunction {
+  const text = JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${ID}#/$defs/`)
+  let v = compiled.get(text)
+  if (!v) {
+    v = ajv.compile(JSON.parse(text))
+    compiled.set(text, v)
+  }
+  return v
+}
+
+export interface ObservedResponse {
+  method: string
+  /** The matched route pattern (`/v1/analyze`), or undefined when no route matched. */
+  route: string | undefined
+  url: string
+  status: number
+  headers: Record<string, unknown>
+  body: string
+}
+
+/** Returns the contract violations of one response (empty when it conforms). */
+export function checkContract(r: ObservedResponse): string[] {
+  const path = r.url.split('?')[0]
+  if (path.startsWith('/docs') || path.startsWith('/dashboard')) return []
+  const where = `${r.method} ${path} → ${r.status}`
+  // HEAD is GET without a body (RFC 9110 §9.3.2): Fastify answers it on every GET route.
+  const head = r.method === 'HEAD'
+  const op = r.route ? (spec as any).paths[r.route]?.[head ? 'get' : r.method.toLowerCase()] : undefined
+  // Unknown paths (and unknown methods on known paths) answer the documented NotFound.
+  const response = op ? resolveResponse(op.responses[String(r.status)]) : r.status === 404 ? (spec as any).components.responses.NotFound : undefined
+  if (!response) return [`${where}: status not documented`]
+  const problems: string[] = []
+  for (const name of Object.keys(response.headers ?? {})) {
+    if (r.headers[name.toLowerCase()] === undefined) problems.push(`${where}: documented header ${name} missing`)
+  }
+  if (head) return problems
+  const content = response.content ?? {}
+  const type = String(r.headers['content-type'] ?? '').split(';')[0]
+  if (content['application/json']) {
+    if (type !== 'application/json') return [...problems, `${where}: content-type ${type}, expected application/json`]
+    let body: unknown
+    try {
+      body = JSON.parse(r.body)
+    } catch {
+      return [...problems, `${where}: body is not JSON`]
+    }
+    const validate = validatorFor(content['application/json'].schema)
+    if (!validate(body)) problems.push(`${where}: ${ajv.errorsText(validate.errors)} in ${r.body.slice(0, 300)}`)
+  } else if (content['text/plain'] && type !== 'text/plain') {
+    problems.push(`${where}: content-type ${type}, expected text/plain`)
+  }
+  return problems
+}

@@ -1,0 +1,62 @@
+import t from 'tap'
+import { analyze, detectLanguage, MODEL_NAME, SUPPORTED_LANGUAGES } from '../../src/nlp/index.ts'
+import { RELATION_TYPES } from '../../src/nlp/types.ts'
+
+const PROSE =
+  'Tim Cook, the chief executive of Apple, spoke in Cupertino on Monday. ' +
+  'Microsoft acquired GitHub in 2018. Angela Merkel was born in Hamburg and lives in Berlin. ' +
+  'Cook said the company would keep investing in California.'
+
+t.test('exports the contract', async (t) => {
+  t.match(MODEL_NAME, /^tea-extract-\d+\.\d+\.\d+$/)
+  t.same([...SUPPORTED_LANGUAGES], ['en'])
+  t.equal(detectLanguage(PROSE), 'en')
+})
+
+t.test('relations only use listed names and enum types; confidence in [0,1]', async (t) => {
+  const a = analyze(PROSE, { language: 'en' })
+  const names = new Set(Object.values(a.entities).flat())
+  for (const r of a.relations) {
+    t.ok(names.has(r.source), `source ${r.source} listed`)
+    t.ok(names.has(r.target), `target ${r.target} listed`)
+    t.ok((RELATION_TYPES as readonly string[]).includes(r.type))
+    t.ok(r.confidence >= 0 && r.confidence <= 1)
+    t.ok(PROSE.includes(r.evidence), 'evidence is a verbatim excerpt')
+  }
+  for (const list of Object.values(a.entities)) t.equal(new Set(list).size, list.length, 'deduplicated')
+  t.equal(a.language, 'en')
+  t.equal(a.model, MODEL_NAME)
+})
+
+t.test('hostile input never throws', async (t) => {
+  const pieces = ['\u0000', '\uD800', '\uDC00', '😀', '\u202E', 'e\u0301', 'שלום', '\r\n', '\t', '​', 'A.', '"', "'s"]
+  let seed = 7
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
+  for (let n = 0; n < 30; n++) {
+    let s = ''
+    while (s.length < 200 + n * 50) s += rnd() < 0.5 ? pieces[Math.floor(rnd() * pieces.length)] : ' Word' + Math.floor(rnd() * 9) + ' '
+    const a = analyze(s, { language: 'en' })
+    t.ok(Array.isArray(a.entities.persons))
+    t.type(detectLanguage(s), 'string')
+  }
+  const onlyEmoji = '😀'.repeat(200)
+  t.same(analyze(onlyEmoji, { language: 'en' }).entities, { persons: [], organizations: [], locations: [], objects: [] })
+})
+
+t.test('pathological 30,000-character inputs stay fast', async (t) => {
+  const names: string[] = []
+  for (let i = 0; names.join(', ').length < 29_000; i++) names.push(`Name${i.toString(36)} Person${(i * 7).toString(36)}`)
+  const cases = {
+    'one long token': 'a'.repeat(30_000),
+    'thousands of distinct names': names.join(', '),
+    'one sentence of capitalised words': ('Alpha Beta Gamma Delta ').repeat(1300),
+  }
+  for (const [name, text] of Object.entries(cases)) {
+    const t0 = performance.now()
+    const a = analyze(text, { language: 'en' })
+    const ms = performance.now() - t0
+    // Generous: the machine running CI is shared; the point is catching quadratic blow-ups.
+    t.ok(ms < 3000, `${name}: ${ms.toFixed(0)} ms`)
+    for (const list of Object.values(a.entities)) t.ok(list.length <= 100)
+  }
+})

@@ -1,0 +1,66 @@
+// Entities on ordinary prose (not the space-tokenised corpora): one table row per case.
+import t from 'tap'
+import { analyze } from '../../src/nlp/index.ts'
+import { cleanName } from '../../src/nlp/entities.ts'
+
+// Keeps every text above the API's 200-character minimum without adding names.
+const FILLER = ' The rest of this paragraph is ordinary filler prose without any names in it, written so that the text is long enough.'
+const run = (text: string) => analyze(text + FILLER, { language: 'en' }).entities
+
+const CASES: { text: string; persons?: string[]; organizations?: string[]; locations?: string[]; objects?: string[] }[] = [
+  { text: 'Satya Nadella, the chief executive of Microsoft, spoke to reporters in Seattle on Tuesday.', persons: ['Satya Nadella'], organizations: ['Microsoft'], locations: ['Seattle'] },
+  { text: 'Angela Merkel was born in Hamburg and later moved to Berlin.', persons: ['Angela Merkel'], locations: ['Hamburg', 'Berlin'] },
+  { text: 'Toyota partnered with Panasonic to build batteries in Japan.', organizations: ['Toyota', 'Panasonic'], locations: ['Japan'] },
+  { text: 'John Wilkes Booth assassinated Abraham Lincoln in Washington.', persons: ['John Wilkes Booth', 'Abraham Lincoln'], locations: ['Washington'] },
+  { text: 'Apple said the iPhone sold well in China.', organizations: ['Apple'], objects: ['iPhone'], locations: ['China'] },
+  { text: 'Samsung launched the Galaxy S24 in Seoul.', organizations: ['Samsung'], objects: ['Galaxy S24'], locations: ['Seoul'] },
+  { text: 'The United Nations met in Geneva, where officials from France and Brazil discussed trade.', organizations: ['United Nations'], locations: ['Geneva', 'France', 'Brazil'] },
+]
+
+for (const c of CASES) {
+  t.test(c.text, async (t) => {
+    const e = run(c.text)
+    for (const list of ['persons', 'organizations', 'locations', 'objects'] as const) {
+      for (const name of c[list] ?? []) t.ok(e[list].includes(name), `${name} in ${list} (got ${JSON.stringify(e[list])})`)
+    }
+  })
+}
+
+t.test('mentions of one entity merge to one canonical name', async (t) => {
+  const e = run('Tim Cook runs Apple from Cupertino. Cook said on Monday that the company would hire more engineers. Mr. Cook smiled.')
+  t.ok(e.persons.includes('Tim Cook'))
+  t.notOk(e.persons.includes('Cook'), 'the surname alone is not a second person')
+  t.equal(e.persons.filter((p) => p.includes('Cook')).length, 1)
+})
+
+t.test('the mixed-case spelling names an entity seen in an all-caps headline', async (t) => {
+  const e = run('MICROSOFT BUYS GITHUB\nMicrosoft said on Monday it would buy GitHub, a code-hosting service, for $7.5 billion.')
+  t.ok(e.organizations.includes('Microsoft'))
+  t.notOk(e.organizations.includes('MICROSOFT'))
+})
+
+t.test('texts without names give empty lists', async (t) => {
+  const e = analyze(
+    'The weather was pleasant yesterday and we walked along the river for an hour. Nothing much happened, and everyone went home early to rest before the long week ahead of us. It was quiet, calm and uneventful.',
+    { language: 'en' },
+  ).entities
+  t.same(e, { persons: [], organizations: [], locations: [], objects: [] })
+})
+
+t.test('dates and amounts are not objects', async (t) => {
+  const e = run('On 3 March 2024 the board approved a budget of $4.5 million and 12 percent more staff for the next year.')
+  t.same(e.objects, [])
+})
+
+t.test('cleanName drops wrapping punctuation, possessives and swallowed sentence dots, keeps abbreviations', async (t) => {
+  const table: [string, string][] = [
+    ['"Apple"', 'Apple'],
+    ["Apple's", 'Apple'],
+    ['Boise.', 'Boise'],
+    ['Minn .', 'Minn'],
+    ['Apple Inc.', 'Apple Inc.'],
+    ['U.S.', 'U.S.'],
+    ['Calif.', 'Calif.'],
+  ]
+  for (const [input, want] of table) t.equal(cleanName(input), want, input)
+})

@@ -1,0 +1,46 @@
+// The committed model files load and score above a floor on small slices of dev data.
+// Floors sit a few points under the full-dev figures in MODEL.md: a broken model or a drift
+// between training and tagging features falls far below them.
+import t from 'tap'
+import { analyze, extractMentions, targetSentiment, MODEL_NAME } from '../../src/nlp/index.ts'
+import { tokenize } from '../../src/nlp/tokens.ts'
+import { goldCanon, goldMentions, hasData, readJsonl } from '../../scripts/nlp/data.ts'
+import { Scoreboard, isHeldOut, macroF1 } from '../../scripts/nlp/metrics.ts'
+
+t.match(MODEL_NAME, /^tea-extract-/)
+
+t.test('entities, CoNLL-2003 dev slice', { skip: !hasData('conll2003/dev_docs.jsonl') && 'shared data absent' }, async (t) => {
+  const board = new Scoreboard()
+  for (const ex of readJsonl('conll2003/dev_docs.jsonl').slice(0, 40)) {
+    const doc = tokenize(ex.text)
+    board.compare(
+      goldMentions(ex).map((m) => `${m.type}|${m.start}|${m.end}`),
+      extractMentions(doc).map((m) => `${m.type}|${m.start}|${m.end}`),
+    )
+  }
+  const f1 = board.micro(['PER', 'ORG', 'LOC']).f1
+  t.ok(f1 >= 0.85, `span micro-F1 ${f1.toFixed(3)} ≥ 0.85`)
+})
+
+t.test('relations, CoNLL04 dev slice', { skip: !hasData('conll04/dev_grouped.jsonl') && 'shared data absent' }, async (t) => {
+  const board = new Scoreboard()
+  for (const ex of readJsonl('conll04/dev_grouped.jsonl').slice(0, 60)) {
+    board.compare(goldCanon(ex).triples, analyze(ex.text, { language: 'en' }).relations.map((r) => `${r.type}|${r.source}|${r.target}`))
+  }
+  const f1 = board.micro().f1
+  t.ok(f1 >= 0.35, `triple micro-F1 ${f1.toFixed(3)} ≥ 0.35`)
+})
+
+t.test('sentiment, NewsMTSC held-out slice', { skip: !hasData('newsmtsc/train.jsonl') && 'shared data absent' }, async (t) => {
+  const gold: string[] = []
+  const pred: string[] = []
+  for (const ex of readJsonl('newsmtsc/train.jsonl').filter((r) => isHeldOut(r.sentence_id ?? r.id)).slice(0, 500)) {
+    const doc = tokenize(ex.text)
+    const idx = doc.tokens.flatMap((x, i) => (x.start < ex.end! && x.end > ex.start! ? [i] : []))
+    if (!idx.length) continue
+    gold.push(ex.polarity!)
+    pred.push(targetSentiment(doc, [{ first: idx[0], last: idx[idx.length - 1] + 1 }], doc.tokens[idx[0]].sent))
+  }
+  const m = macroF1(gold, pred, ['positive', 'neutral', 'negative'])
+  t.ok(m.macro >= 0.55, `macro-F1 ${m.macro.toFixed(3)} ≥ 0.55`)
+})

@@ -1,0 +1,152 @@
+// The analysis worker pool: bounded queue, time limit, replacement of dead workers, refunds,
+// and a main thread that keeps answering while the workers are busy. Misbehaving workers are
+// scripted (test/fixtures/workers/scripted-worker.mjs); the real worker is tested at the end.
+import t from 'tap'
+import type { Test } from 'tap'
+import { fileURLToPath } from 'node:url'
+import { buildTestApp, englishText } from '../helpers/app.ts'
+import { createPoolAnalyzer, type PoolAnalyzer } from '../../src/analysis/pool.ts'
+import { createInlineAnalyzer } from '../../src/analysis/analyzer.ts'
+
+const SCRIPTED = new URL('../fixtures/workers/scripted-worker.mjs', import.meta.url).href
+const scripted = (opts: { workers: number; queueMax: number; timeoutMs: number }) => createPoolAnalyzer({ ...opts, filename: SCRIPTED })
+/** A valid English request text whose prefix tells the scripted worker what to do. */
+const script = (command: string, n = 0) => `${command} ${englishText(n)}`
+
+async function setup(t: Test, analyzer: PoolAnalyzer) {
+  const h = await buildTestApp(t, { analyzer })
+  const { account, token } = await h.account('free')
+  const headers = { authorization: `Bearer ${token}` }
+  const analyze = (text: string) => h.app.inject({ method: 'POST', url: '/v1/analyze', headers, payload: { text } })
+  const used = async () => (await h.app.inject({ url: '/v1/quota', headers })).json().daily.used as number
+  return { h, account, headers, analyze, used }
+}
+
+async function until(cond: () => boolean, what: string, ms = 10_000) {
+  const end = Date.now() + ms
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 5))
+  }
+}
+
+t.test('past the bounded queue: 503 OVERLOADED with Retry-After, never counted', async (t) => {
+  const analyzer = await scripted({ workers: 1, queueMax: 2, timeoutMs: 20_000 })
+  const { analyze, used } = await setup(t, analyzer)
+  // One analysis runs for 1.5 s, two wait; everything else arrives while they hold the pool.
+  const results = await Promise.all(Array.from({ length: 10 }, (_, i) => analyze(script('[spin:1000]', i))))
+  const ok = results.filter((r) => r.statusCode === 200)
+  const refused = results.filter((r) => r.statusCode === 503)
+  t.equal(ok.length, 3, 'one running + two queued are served')
+  t.equal(refused.length, 7, 'the rest are refused')
+  for (const r of refused) {
+    t.equal(r.json().code, 'OVERLOADED')
+    t.equal(r.json().error, 'Service Unavailable')
+    t.equal(r.headers['retry-after'], '1')
+  }
+  t.equal(await used(), 3, 'only the served requests are counted')
+  t.equal((await analyze(script('[spin:1]', 99))).statusCode, 200, 'room again once the queue drains')
+})
+
+t.test('an analysis over the time limit: 503 ANALYSIS_TIMEOUT, refunded, its worker replaced', async (t) => {
+  // The limit covers waiting and running; 2 s leaves the replacement worker ample time to start.
+  const analyzer = await scripted({ workers: 1, queueMax: 4, timeoutMs: 2000 })
+  const { analyze, used } = await setup(t, analyzer)
+  const before = analyzer.pool.threads[0].threadId
+  const res = await analyze(script('[forever]'))
+  t.equal(res.statusCode, 503)
+  t.equal(res.json().code, 'ANALYSIS_TIMEOUT')
+  t.equal(res.headers['retry-after'], '1')
+  t.equal(await used(), 0, 'refunded')
+  // The hung thread is gone and a fresh one serves the next request (one worker in all).
+  const next = await analyze(script('', 1))
+  t.equal(next.statusCode, 200, 'the pool serves again')
+  t.not(analyzer.pool.threads[0].threadId, before, 'a new worker thread')
+  t.equal(analyzer.pool.threads.length, 1)
+  t.equal(await used(), 1)
+})
+
+t.test('a worker killed mid-analysis: 503 ANALYSIS_FAILED, refunded, replaced; queued work goes on', async (t) => {
+  const analyzer = await scripted({ workers: 1, queueMax: 4, timeoutMs: 20_000 })
+  const { analyze, used } = await setup(t, analyzer)
+  const victim = analyzer.pool.threads[0]
+  const killed = analyze(script('[spin:5000]'))
+  await until(() => analyzer.stats!().utilization === 1, 'the analysis to start')
+  const queued = analyze(script('[spin:1]', 2))
+  await until(() => analyzer.stats!().queued === 1, 'the second analysis to queue')
+  await victim.terminate()
+  const res = await killed
+  t.equal(res.statusCode, 503)
+  t.equal(res.json().code, 'ANALYSIS_FAILED')
+  t.equal(res.headers['retry-after'], '1')
+  t.equal((await queued).statusCode, 200, 'the queued analysis runs on the replacement worker')
+  t.equal(await used(), 1, 'only the served request is counted')
+  t.not(analyzer.pool.threads[0].threadId, victim.threadId)
+})
+
+t.test('a worker that exits by itself: 503 ANALYSIS_FAILED, refunded, replaced', async (t) => {
+  const analyzer = await scripted({ workers: 1, queueMax: 4, timeoutMs: 20_000 })
+  const { analyze, used } = await setup(t, analyzer)
+  const res = await analyze(script('[exit]'))
+  t.equal(res.statusCode, 503)
+  t.equal(res.json().code, 'ANALYSIS_FAILED')
+  t.equal(await used(), 0)
+  t.equal((await analyze(script('', 3))).statusCode, 200)
+  t.equal(await used(), 1)
+})
+
+t.test('an extraction that throws in the worker: 500 in the error shape, refunded', async (t) => {
+  const analyzer = await scripted({ workers: 1, queueMax: 4, timeoutMs: 20_000 })
+  const { analyze, used } = await setup(t, analyzer)
+  const res = await analyze(script('[throw]'))
+  t.equal(res.statusCode, 500)
+  t.equal(res.json().code, 'INTERNAL_ERROR')
+  t.notMatch(res.body, /scripted/)
+  t.equal(await used(), 0)
+})
+
+t.test('busy workers never hold up GET /v1/quota or cached answers', async (t) => {
+  const analyzer = await scripted({ workers: 2, queueMax: 8, timeoutMs: 20_000 })
+  const { analyze, headers, h } = await setup(t, analyzer)
+  const cachedText = script('', 7)
+  t.equal((await analyze(cachedText)).statusCode, 200)
+  // Both workers busy for 2 s, and more waiting behind them.
+  let settled = 0
+  const slow = Array.from({ length: 6 }, (_, i) => analyze(script('[spin:2000]', 10 + i)).finally(() => settled++))
+  await until(() => analyzer.stats!().utilization === 1, 'both workers to be busy')
+  for (let i = 0; i < 20; i++) {
+    const q = await h.app.inject({ url: '/v1/quota', headers })
+    t.equal(q.statusCode, 200)
+    const c = await analyze(cachedText)
+    t.equal(c.statusCode, 200)
+    t.equal(c.json().meta.cached, true)
+  }
+  t.equal(settled, 0, 'all 40 light requests were answered while every analysis was still running')
+  const metrics = (await h.app.inject({ url: '/metrics' })).body
+  t.match(metrics, /analysis_pool_utilization 1\b/, 'utilisation gauge fed')
+  t.match(metrics, /analysis_pool_queue_depth 4\b/, 'queue depth gauge fed')
+  t.match(metrics, /analysis_cache_lookups_total\{result="hit"\} 20\b/, 'cache hits counted')
+  for (const r of await Promise.all(slow)) t.equal(r.statusCode, 200)
+})
+
+t.test('the real worker: the model loads in each worker, results equal the inline extraction', async (t) => {
+  const analyzer = await createPoolAnalyzer({ workers: 2, queueMax: 16, timeoutMs: 60_000 })
+  t.equal(analyzer.ready(), true, 'ready once every worker has loaded its model')
+  t.equal(analyzer.pool.threads.length, 2)
+  const { analyze, h, used } = await setup(t, analyzer)
+  const inline = await createInlineAnalyzer()
+  let long = ''
+  for (let i = 0; long.length < 29_000; i++) long += englishText(i) + ' '
+  const texts = [englishText(1), long.slice(0, 30_000)]
+  const results = await Promise.all(texts.map((text) => analyze(text)))
+  for (const [i, r] of results.entries()) {
+    t.equal(r.statusCode, 200)
+    const expected = await inline.analyze(texts[i], { language: 'en' })
+    t.same(r.json().entities, expected.entities, `entities of the ${texts[i].length}-character text`)
+    t.equal(r.json().relations.length, expected.relations.length)
+  }
+  t.equal(await used(), 2)
+  const metrics = (await h.app.inject({ url: '/metrics' })).body
+  t.match(metrics, /analysis_duration_seconds_count 2\b/, 'analysis time observed for both')
+  t.equal((await h.app.inject({ url: '/readyz' })).json().checks.model, 'ok')
+})

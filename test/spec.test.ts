@@ -1,0 +1,50 @@
+// openapi.yaml is the source of truth; these check that what the code relies on agrees with it.
+import t from 'tap'
+import spec from '../generated/openapi.json' with { type: 'json' }
+import { RELATION_TYPES, SUPPORTED_LANGUAGES } from '../src/nlp/types.ts'
+import { PLAN_NAMES } from '../src/domain/accounts.ts'
+import { openDatabase } from '../src/db/client.ts'
+import { retryDelayMs } from '../src/client/index.ts'
+
+const schemas = (spec as any).components.schemas
+
+t.test('relation types: the engine emits exactly the documented enum', async (t) => {
+  t.same([...RELATION_TYPES].sort(), [...schemas.RelationType.enum].sort())
+  for (const required of ['works_for', 'located_in', 'lives_in', 'born_in', 'founded', 'owns', 'acquired', 'part_of', 'member_of', 'produces', 'partner_of', 'competitor_of', 'family_of', 'killed']) {
+    t.ok(schemas.RelationType.enum.includes(required), required)
+  }
+})
+
+t.test('plans: the seeded catalogue equals the spec (part 8)', async (t) => {
+  t.same(schemas.Plan.enum, PLAN_NAMES)
+  const database = await openDatabase({ dataDir: 'memory://' })
+  t.teardown(() => database.close())
+  const { createRepositories } = await import('../src/db/repositories/index.ts')
+  const rows = await createRepositories(database.db).accounts.listPlans()
+  t.same(
+    rows.map((p) => [p.name, p.dailyLimit, p.priceCents, p.maxTokens]),
+    [
+      ['free', 100, 0, 3],
+      ['starter', 1000, 2900, 5],
+      ['pro', 10000, 9900, 10],
+      ['business', 50000, 29900, 25],
+    ],
+  )
+})
+
+t.test('limits in the schema match the spec', async (t) => {
+  t.equal(schemas.AnalyzeRequest.properties.text.minLength, 200)
+  t.equal(schemas.AnalyzeRequest.properties.text.maxLength, 30000)
+  t.same([schemas.AnalyzeOptions.properties.maxEntitiesPerType.minimum, schemas.AnalyzeOptions.properties.maxEntitiesPerType.maximum], [1, 100])
+  t.equal(schemas.AnalyzeOptions.properties.maxEntitiesPerType.default, 50)
+  t.equal(schemas.AnalyzeOptions.properties.includeEvidence.default, true)
+  t.ok(schemas.LanguageCode.enum.length >= 180, 'every ISO 639-1 code')
+  for (const lang of SUPPORTED_LANGUAGES) t.ok(schemas.LanguageCode.enum.includes(lang))
+  t.same(schemas.Sentiment.enum, ['positive', 'negative', 'neutral'])
+})
+
+t.test('client backoff: retryAfter doubled per attempt, capped', async (t) => {
+  t.equal(retryDelayMs(60, 0, 1e9), 60000)
+  t.equal(retryDelayMs(60, 3, 1e9), 480000)
+  t.equal(retryDelayMs(60, 10, 300000), 300000)
+})
