@@ -3,6 +3,7 @@
 // scripted (test/fixtures/workers/scripted-worker.mjs); the real worker is tested at the end.
 import t from 'tap'
 import type { Test } from 'tap'
+import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { buildTestApp, englishText } from '../helpers/app.ts'
 import { createPoolAnalyzer, type PoolAnalyzer } from '../../src/analysis/pool.ts'
@@ -33,8 +34,12 @@ async function until(cond: () => boolean, what: string, ms = 10_000) {
 t.test('past the bounded queue: 503 OVERLOADED with Retry-After, never counted', async (t) => {
   const analyzer = await scripted({ workers: 1, queueMax: 2, timeoutMs: 20_000 })
   const { analyze, used } = await setup(t, analyzer)
-  // One analysis runs for 1.5 s, two wait; everything else arrives while they hold the pool.
-  const results = await Promise.all(Array.from({ length: 10 }, (_, i) => analyze(script('[spin:1000]', i))))
+  // One analysis holds the only worker for 5 s (long enough for the other nine to arrive on a
+  // loaded machine); two of the nine wait in the queue and the rest find it full.
+  const holder = analyze(script('[spin:5000]', 0))
+  await until(() => analyzer.stats!().utilization === 1, 'the first analysis to start')
+  const others = Array.from({ length: 9 }, (_, i) => analyze(script('[spin:1]', i + 1)))
+  const results = await Promise.all([holder, ...others])
   const ok = results.filter((r) => r.statusCode === 200)
   const refused = results.filter((r) => r.statusCode === 503)
   t.equal(ok.length, 3, 'one running + two queued are served')
@@ -53,12 +58,16 @@ t.test('an analysis over the time limit: 503 ANALYSIS_TIMEOUT, refunded, its wor
   const analyzer = await scripted({ workers: 1, queueMax: 4, timeoutMs: 2000 })
   const { analyze, used } = await setup(t, analyzer)
   const before = analyzer.pool.threads[0].threadId
+  // piscina announces a replacement once it is ready; waiting for that keeps the worker's own
+  // start-up (slow on a loaded machine) out of the next request's time limit.
+  const replaced = once(analyzer.pool, 'workerCreate')
   const res = await analyze(script('[forever]'))
   t.equal(res.statusCode, 503)
   t.equal(res.json().code, 'ANALYSIS_TIMEOUT')
   t.equal(res.headers['retry-after'], '1')
   t.equal(await used(), 0, 'refunded')
   // The hung thread is gone and a fresh one serves the next request (one worker in all).
+  await replaced
   const next = await analyze(script('', 1))
   t.equal(next.statusCode, 200, 'the pool serves again')
   t.not(analyzer.pool.threads[0].threadId, before, 'a new worker thread')
