@@ -11,6 +11,44 @@ export function effectivePlan(account: Pick<AccountRow, 'plan' | 'pendingPlan' |
   return account.pendingPlan && account.pendingPlanAt && account.pendingPlanAt <= now ? account.pendingPlan : account.plan
 }
 
+/** What `planInForce` needs of a ledger entry. */
+export interface PlanChangeRecord {
+  kind: string
+  fromPlan: string
+  toPlan: string
+  effectiveAt: Date
+  createdAt: Date
+}
+
+/**
+ * The plan in force at `at`, replayed from the billing ledger: every plan change goes through
+ * `changePlan`, which writes it there, so the ledger is the plan's history. Before the first
+ * change the plan was that change's `fromPlan`; without any change it is `currentPlan`.
+ */
+export function planInForce(currentPlan: string, ledger: readonly PlanChangeRecord[], at: Date): string {
+  const entries = [...ledger].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+  if (entries.length === 0) return currentPlan
+  let plan = entries[0].fromPlan
+  let pending: { plan: string; at: Date } | null = null
+  const settle = (t: Date) => {
+    if (pending && pending.at <= t) {
+      plan = pending.plan
+      pending = null
+    }
+  }
+  for (const e of entries) {
+    if (e.createdAt > at) break
+    settle(e.createdAt)
+    if (e.kind === 'upgrade') {
+      plan = e.toPlan
+      pending = null
+    } else if (e.kind === 'downgrade_scheduled') pending = { plan: e.toPlan, at: e.effectiveAt }
+    else if (e.kind === 'downgrade_cancelled') pending = null
+  }
+  settle(at)
+  return plan
+}
+
 /** `anchor` plus whole calendar months, clamped to the month's last day (Jan 31 → Feb 28). */
 export function addMonths(anchor: Date, months: number): Date {
   const y = anchor.getUTCFullYear()

@@ -3,6 +3,7 @@
 import t from 'tap'
 import { buildTestApp, DRIVERS, englishText, manualClock } from '../helpers/app.ts'
 import { DashboardClient, text } from './client.ts'
+import { changePlan } from '../../src/domain/billing.ts'
 
 const quoteOf = (body: string) => text(/<p data-testid="quote">([\s\S]*?)<\/p>/.exec(body)?.[1] ?? '')
 const amountOf = (body: string) => text(/data-testid="quote-amount">([^<]*)</.exec(body)?.[1] ?? '')
@@ -196,5 +197,25 @@ for (const driver of DRIVERS) {
     t.match(r.body, /Daily limit 100<\/text>/)
     t.match(page, /Today: 3 of 100/)
     t.match(page, /2026-11-22 \(today\) 3 100 2026-11-21 0 100 2026-11-20 7 100/, 'the table has the numbers')
+  })
+
+  t.test(`[${driver}] the chart shows each day against the limit of the plan then in force`, async (t) => {
+    const clock = manualClock(new Date('2026-11-10T09:00:00Z'))
+    const { app, repos } = await buildTestApp(t, { driver, clock })
+    const c = new DashboardClient(app)
+    await c.newAccount('history@example.com')
+    const account = (await repos.accounts.findByEmail('history@example.com'))!
+    await repos.usage.reserve(account.id, '2026-11-09', 100)
+    // Upgraded to starter on the 12th (from then on 1,000 a day), shown on the 22nd.
+    clock.set('2026-11-12T10:00:00Z')
+    await changePlan({ repos, clock }, account.id, 'starter')
+    clock.set('2026-11-22T15:30:00Z')
+    await c.logIn('history@example.com') // the session of the 10th has expired
+    const r = await c.get('/dashboard')
+    t.match(r.body, /<title>2026-11-09: 1 request of 100<\/title>/, 'before the upgrade: the free limit')
+    t.match(r.body, /<title>2026-11-11: 0 requests of 100<\/title>/)
+    t.match(r.body, /<title>2026-11-12: 0 requests of 1000<\/title>/, 'the day of the upgrade: the new limit')
+    t.match(r.body, /<title>2026-11-22 \(today\): 0 requests of 1000<\/title>/)
+    t.match(r.body, /Daily limit 1000<\/text>/)
   })
 }

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { addMonths, billingCycle, quotePlanChange } from '../../src/domain/billing.ts'
+import { addMonths, billingCycle, planInForce, quotePlanChange, type PlanChangeRecord } from '../../src/domain/billing.ts'
 
 const PLANS = {
   free: { name: 'free', dailyLimit: 100, priceCents: 0, maxTokens: 3, rank: 0 },
@@ -53,4 +53,36 @@ t.test('downgrades are free and wait for the next cycle; same plan is refused', 
   const pending = { ...account, plan: 'pro', pendingPlan: 'starter', pendingPlanAt: new Date('2026-12-01T00:00:00Z') }
   t.equal(quotePlanChange(pending, PLANS.pro, PLANS.pro, now).kind, 'downgrade_cancelled', 'choosing the current plan cancels a pending downgrade')
   t.throws(() => quotePlanChange(pending, PLANS.pro, PLANS.starter, now), { code: 'PLAN_UNCHANGED' })
+})
+
+t.test('planInForce replays the ledger: upgrades at once, downgrades at their date unless cancelled', async (t) => {
+  const d = (s: string) => new Date(s)
+  const entry = (kind: string, fromPlan: string, toPlan: string, createdAt: string, effectiveAt = createdAt): PlanChangeRecord => ({
+    kind,
+    fromPlan,
+    toPlan,
+    createdAt: d(createdAt),
+    effectiveAt: d(effectiveAt),
+  })
+  t.equal(planInForce('pro', [], d('2026-01-01T00:00:00Z')), 'pro', 'no change ever: the current plan')
+
+  const ledger = [
+    // Listed out of order on purpose: the ledger is read newest first.
+    entry('downgrade_scheduled', 'pro', 'starter', '2026-03-10T00:00:00Z', '2026-04-01T00:00:00Z'),
+    entry('upgrade', 'free', 'pro', '2026-03-05T12:00:00Z'),
+    entry('downgrade_scheduled', 'pro', 'free', '2026-03-06T00:00:00Z', '2026-04-01T00:00:00Z'),
+    entry('downgrade_cancelled', 'pro', 'pro', '2026-03-07T00:00:00Z'),
+  ]
+  t.equal(planInForce('pro', ledger, d('2026-03-01T00:00:00Z')), 'free', 'before the first change: its fromPlan')
+  t.equal(planInForce('pro', ledger, d('2026-03-05T11:59:59.999Z')), 'free')
+  t.equal(planInForce('pro', ledger, d('2026-03-05T12:00:00Z')), 'pro', 'an upgrade applies at once')
+  t.equal(planInForce('pro', ledger, d('2026-03-20T00:00:00Z')), 'pro', 'a scheduled downgrade waits')
+  t.equal(planInForce('pro', ledger, d('2026-03-31T23:59:59.999Z')), 'pro')
+  t.equal(planInForce('pro', ledger, d('2026-04-01T00:00:00Z')), 'starter', 'the later downgrade applies at the cycle start; the cancelled one never does')
+
+  const upgradedAfterScheduling = [
+    entry('downgrade_scheduled', 'pro', 'free', '2026-03-06T00:00:00Z', '2026-04-01T00:00:00Z'),
+    entry('upgrade', 'pro', 'business', '2026-03-08T00:00:00Z'),
+  ]
+  t.equal(planInForce('business', upgradedAfterScheduling, d('2026-04-02T00:00:00Z')), 'business', 'an upgrade drops a pending downgrade')
 })

@@ -2,7 +2,7 @@
 // quote shown before confirming, billing ledger).
 import type { FastifyInstance } from 'fastify'
 import { DomainError } from '../../errors.ts'
-import { billingCycle, changePlan, effectivePlan, previewPlanChange, quotePlanChange, type PlanChangeQuote } from '../../domain/billing.ts'
+import { billingCycle, changePlan, effectivePlan, planInForce, previewPlanChange, quotePlanChange, type PlanChangeQuote } from '../../domain/billing.ts'
 import { addUtcDays, nextUtcMidnight, utcDay } from '../../domain/clock.ts'
 import type { PlanRow } from '../../db/repositories/accounts.ts'
 import { html, type Html } from '../html.ts'
@@ -67,6 +67,11 @@ ${s.pending ? html`<p class="notice" role="status">A downgrade to ${s.pending.pl
     if (!session) return reply
     const s = await snapshot(session)
     const history = await ctx.repos.usage.history(s.account.id, addUtcDays(s.today, -(CHART_DAYS - 1)), s.today)
+    const ledger = await ctx.repos.billing.listByAccount(s.account.id)
+    const limits = new Map(s.plans.map((p) => [p.name, p.dailyLimit]))
+    // Each past day against the limit in force at its end (a plan change shows on its day).
+    const limitOn = (day: string) =>
+      day === s.today ? s.plan.dailyLimit : (limits.get(planInForce(s.account.plan, ledger, new Date(Date.parse(`${addUtcDays(day, 1)}T00:00:00Z`) - 1))) ?? s.plan.dailyLimit)
     return sendPage(
       reply,
       200,
@@ -77,7 +82,7 @@ ${s.pending ? html`<p class="notice" role="status">A downgrade to ${s.pending.pl
         body: html`<h1>Overview</h1>
 ${usageStats(s)}
 <section><h2 id="usage-heading">Usage, last ${CHART_DAYS} days</h2>
-${usageChart(fillDays(history, s.today), s.plan.dailyLimit, s.today)}
+${usageChart(fillDays(history, s.today, limitOn), s.today)}
 </section>
 <section><h2 id="next-heading">Next steps</h2>
 <ul><li><a href="/dashboard/tokens">Create an API token</a> and call <code>GET /v1/quota</code> or <code>POST /v1/analyze</code> with it.</li>
