@@ -8,11 +8,12 @@ import { systemClock } from '../src/domain/clock.ts'
 import { createAccount, requireAccountByEmail, PLAN_NAMES } from '../src/domain/accounts.ts'
 import { createToken, revokeToken } from '../src/domain/tokens.ts'
 import { changePlan } from '../src/domain/billing.ts'
-import { hashPassword } from '../src/domain/passwords.ts'
+import { hashPassword, PASSWORD_MIN_LENGTH } from '../src/domain/passwords.ts'
 import { DomainError } from '../src/errors.ts'
 
 const USAGE = `usage: npm run admin -- <command> [options]
   account:create --email E --plan P [--password W]   create an account (plans: ${PLAN_NAMES.join(', ')})
+  account:password --email E --password W           set a new password (min. 12 characters); ends the account's dashboard sessions
   plan:set       --email E --plan P                  change the plan (upgrade now, prorated; downgrade at the next cycle)
   token:create   --email E --name N                  create a token and print it (the only time it is shown)
   token:list     --email E                           list the account's tokens (never their values)
@@ -26,20 +27,29 @@ function need(flags: Flags, ...names: (keyof Flags)[]) {
   if (missing.length) throw new DomainError('USAGE', `missing ${missing.map((n) => '--' + n).join(', ')}\n${USAGE}`)
 }
 
+function assertPassword(password: string) {
+  if ([...password].length < PASSWORD_MIN_LENGTH) throw new DomainError('WEAK_PASSWORD', `A password must have at least ${PASSWORD_MIN_LENGTH} characters`)
+}
+
 async function run(command: string, flags: Flags, database: Database) {
   const deps = { repos: createRepositories(database.db), clock: systemClock, tokenPrefix: loadConfig().tokenPrefix }
   switch (command) {
     case 'account:create': {
       need(flags, 'email', 'plan')
-      if (flags.password !== undefined && [...flags.password].length < 12) {
-        throw new DomainError('WEAK_PASSWORD', 'A password must have at least 12 characters')
-      }
+      if (flags.password !== undefined) assertPassword(flags.password)
       const account = await createAccount(deps, {
         email: flags.email!,
         plan: flags.plan!,
         passwordHash: flags.password ? await hashPassword(flags.password) : null,
       })
       return { id: account.id, email: account.email, plan: account.plan, createdAt: account.createdAt }
+    }
+    case 'account:password': {
+      need(flags, 'email', 'password')
+      assertPassword(flags.password!)
+      const account = await requireAccountByEmail(deps.repos, flags.email!)
+      const { sessionsEnded } = await deps.repos.accounts.setPassword(account.id, account.email, await hashPassword(flags.password!))
+      return { email: account.email, passwordSet: true, sessionsEnded }
     }
     case 'plan:set': {
       need(flags, 'email', 'plan')
@@ -89,7 +99,7 @@ async function main(): Promise<number> {
     return 2
   }
   const [command] = parsed.positionals
-  if (!command || !/^(account:create|plan:set|token:create|token:list|token:revoke)$/.test(command)) {
+  if (!command || !/^(account:create|account:password|plan:set|token:create|token:list|token:revoke)$/.test(command)) {
     console.error(command ? `admin: unknown command "${command}"\n${USAGE}` : USAGE)
     return 2
   }

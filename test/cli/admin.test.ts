@@ -5,6 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
+import { openDatabase } from '../../src/db/client.ts'
+import { buildTestApp } from '../helpers/app.ts'
+import { DashboardClient } from '../dashboard/client.ts'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
@@ -97,4 +100,42 @@ t.test('refuses the embedded database while a live server holds it', async (t) =
   // A lock left by a dead process is taken over.
   writeFileSync(join(dir, 'embedded.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, owner: 'server' }))
   t.equal((await admin(dir, 'account:create', '--email', 'a@example.com', '--plan', 'free')).code, 0)
+})
+
+t.test('account:password gives an operator-created account a password and ends its sessions', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tea-admin-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  t.equal((await admin(dir, 'account:create', '--email', 'ops@example.com', '--plan', 'free')).code, 0)
+
+  const weak = await admin(dir, 'account:password', '--email', 'ops@example.com', '--password', 'short')
+  t.equal(weak.code, 1)
+  t.match(weak.stderr, /at least 12 characters/)
+  const missing = await admin(dir, 'account:password', '--email', 'nobody@example.com', '--password', 'long enough password')
+  t.equal(missing.code, 1)
+  t.match(missing.stderr, /No account with email "nobody@example.com"/)
+  t.equal((await admin(dir, 'account:password', '--email', 'ops@example.com')).code, 2, 'the password is required')
+
+  const set = await admin(dir, 'account:password', '--email', 'OPS@example.com', '--password', 'correct horse battery')
+  t.equal(set.code, 0, set.stderr)
+  t.same(set.json, { email: 'ops@example.com', passwordSet: true, sessionsEnded: 0 })
+  t.notOk(set.stdout.includes('correct horse battery'), 'the password is never printed')
+
+  // The dashboard accepts the new password; a second reset ends that session.
+  const database = await openDatabase({ databaseUrl: undefined, dataDir: dir, owner: 'test' })
+  let closed = false
+  const close = async () => {
+    if (!closed) await database.close()
+    closed = true
+  }
+  t.teardown(close)
+  const { app } = await buildTestApp(t, { database })
+  const c = new DashboardClient(app)
+  const login = await c.logIn('ops@example.com', 'correct horse battery')
+  t.equal(login.status, 303, 'logged in with the new password')
+  t.equal((await c.get('/dashboard')).status, 200)
+  await app.close()
+  await close()
+
+  const again = await admin(dir, 'account:password', '--email', 'ops@example.com', '--password', 'another long password')
+  t.equal(again.json.sessionsEnded, 1)
 })

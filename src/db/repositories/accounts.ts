@@ -1,6 +1,6 @@
 import { eq, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { accounts, plans } from '../schema/index.ts'
+import { accounts, loginAttempts, plans, sessions } from '../schema/index.ts'
 
 /** The plan in force at `now`: a scheduled downgrade wins once its date has come. */
 export function effectivePlanSql(now: SQL | ReturnType<typeof sql.placeholder> | Date): SQL<string> {
@@ -32,6 +32,18 @@ export function createAccountsRepository(db: Db) {
     },
     async update(tx: Db, id: string, values: Partial<Pick<AccountRow, 'plan' | 'pendingPlan' | 'pendingPlanAt' | 'cycleAnchor' | 'passwordHash'>>) {
       await tx.update(accounts).set(values).where(eq(accounts.id, id))
+    },
+    /**
+     * A new password hash; every session of the account ends and its failed-login counter is
+     * cleared, in one transaction (someone who knew the old password keeps no way in).
+     */
+    async setPassword(id: string, email: string, passwordHash: string): Promise<{ sessionsEnded: number }> {
+      return db.transaction(async (tx) => {
+        await tx.update(accounts).set({ passwordHash }).where(eq(accounts.id, id))
+        const ended = await tx.delete(sessions).where(eq(sessions.accountId, id)).returning({ id: sessions.idHash })
+        await tx.delete(loginAttempts).where(eq(loginAttempts.key, `account:${email}`))
+        return { sessionsEnded: ended.length }
+      })
     },
     async listPlans(): Promise<PlanRow[]> {
       return db.select().from(plans).orderBy(plans.rank)
