@@ -3,7 +3,7 @@ import type { Tokenized } from './tokens.ts'
 import { buildEntities, mentionFromTokens, type Entity, type EntityType, type Mention } from './entities.ts'
 import { loadTagger, tagDocument } from './tagger.ts'
 import { MAX_ENTITIES_PER_TYPE } from './types.ts'
-import { GAZ_PREFIX, MAX_GAZ_WORDS, clusterOf, phraseHash } from './features.ts'
+import { GAZ_PREFIX, MAX_GAZ_WORDS, phraseHash } from './features.ts'
 
 // Resolved from this file so that it works from any working directory and in worker threads.
 const tagger = loadTagger(new URL('../../models/ner.bin.gz', import.meta.url))
@@ -52,11 +52,6 @@ export function nameClasses(name: string): number {
   const ws = name.toLowerCase().split(/\s+/).filter(Boolean)
   if (!ws.length || ws.length > MAX_GAZ_WORDS) return 0
   return (tagger.gazetteer.get(phraseHash(ws)) ?? 0) & ~GAZ_PREFIX
-}
-
-/** Word cluster code (features.ts NO_CLUSTER when unknown) of a lower-case word hash, from the tagger's model file. */
-export function wordCluster(lowerHash: number): number {
-  return clusterOf(tagger.clusters, lowerHash)
 }
 
 /** Canonical entities, most salient first, at most MAX_ENTITIES_PER_TYPE of each type. */
