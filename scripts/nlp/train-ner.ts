@@ -3,7 +3,8 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { tokenize, type Tokenized } from '../../src/nlp/tokens.ts'
-import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, NTAGS, TYPES, docInfo, phraseHash, staticFeatures, type DocInfo, type Gazetteer } from '../../src/nlp/features.ts'
+import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, NTAGS, TYPES, buildClusterIndex, docInfo, phraseHash, staticFeatures, type ClusterIndex, type DocInfo, type Gazetteer } from '../../src/nlp/features.ts'
+import { buildClusters } from './clusters.ts'
 import { buildModel, decode, encodeTagger, modelScorer, spans } from '../../src/nlp/tagger.ts'
 import { buildGazetteer } from './gazetteer.ts'
 import { syntheticDocs } from './synthetic.ts'
@@ -18,9 +19,9 @@ export interface Prepared {
 }
 
 /** Tokenizes an annotated text and projects its character spans onto BILOU tags. */
-export function prepare(ex: Example, gazetteer: Gazetteer): Prepared {
+export function prepare(ex: Example, gazetteer: Gazetteer, clusters?: ClusterIndex): Prepared {
   const doc = tokenize(ex.text)
-  const info = docInfo(doc, gazetteer)
+  const info = docInfo(doc, gazetteer, clusters)
   const n = doc.tokens.length
   const gold = new Int32Array(n)
   const ignore = new Uint8Array(n)
@@ -117,17 +118,24 @@ export function trainNer(opts: NerTrainOptions): void {
   const fold = examples.map((_, i) => i % folds)
   const gazetteer = withTrainingNames(base, examples.map((e) => e.ex))
   const foldGaz = Array.from({ length: folds }, (_, f) => withTrainingNames(base, examples.filter((_, i) => fold[i] !== f).map((e) => e.ex)))
+  const table = buildClusters()
+  const clusterArrays = {
+    words: Uint32Array.from([...table.keys()].sort((a, b) => a - b)),
+    codes: new Uint16Array(0),
+  }
+  clusterArrays.codes = Uint16Array.from(clusterArrays.words, (h) => table.get(h)!)
+  const clusters = buildClusterIndex(clusterArrays.words, clusterArrays.codes)
   const data: Prepared[] = []
   const repeat: number[] = []
   // Newswire is seen CONLL_REPEAT times per epoch: the noisy social text (needed for objects and
   // informal writing) otherwise pulls the newswire decisions towards its own conventions.
   const conllRepeat = Number(process.env.TEA_CONLL_REPEAT ?? 3)
   examples.forEach(({ ex, conll }, i) => {
-    data.push(prepare(ex, foldGaz[fold[i]]))
+    data.push(prepare(ex, foldGaz[fold[i]], clusters))
     repeat.push(conll ? conllRepeat : 1)
   })
   for (const ex of syntheticDocs(Number(process.env.TEA_SYNTHETIC ?? 300), opts.seed)) {
-    data.push(prepare(ex, gazetteer))
+    data.push(prepare(ex, gazetteer, clusters))
     repeat.push(1)
   }
   const nTok = data.reduce((a, d) => a + d.doc.tokens.length, 0)
@@ -192,7 +200,7 @@ export function trainNer(opts: NerTrainOptions): void {
 
   const r = rng(opts.seed)
   const order = data.flatMap((_, i) => new Array<number>(repeat[i]).fill(i))
-  const devSet = opts.dev ? readJsonl(opts.dev).map((ex) => prepare(ex, gazetteer)) : []
+  const devSet = opts.dev ? readJsonl(opts.dev).map((ex) => prepare(ex, gazetteer, clusters)) : []
   for (let epoch = 1; epoch <= opts.epochs; epoch++) {
     shuffle(order, r)
     let errors = 0
@@ -224,7 +232,7 @@ export function trainNer(opts: NerTrainOptions): void {
       )
     }
     const avg = averaged(w, u, c, names.length)
-    const dev = devSet.length ? spanF1(devSet, names, avg, gazetteer, skip) : ''
+    const dev = devSet.length ? spanF1(devSet, names, avg, gazetteer, skip, clusters) : ''
     console.log(`ner: epoch ${epoch} errors ${errors} ${dev} (${Math.round((Date.now() - t0) / 1000)} s)`)
   }
 
@@ -238,7 +246,7 @@ export function trainNer(opts: NerTrainOptions): void {
   }
   const outW = new Float32Array(keep.length * NTAGS)
   keep.forEach((k, j) => outW.set(avg.subarray(k * NTAGS, (k + 1) * NTAGS), j * NTAGS))
-  const file = encodeTagger(Int32Array.from(keep.map((k) => names[k])), outW, gazetteer, skip)
+  const file = encodeTagger(Int32Array.from(keep.map((k) => names[k])), outW, gazetteer, skip, clusterArrays)
   writeFileSync(opts.out, file)
   console.log(`ner: wrote ${path.relative(REPO_ROOT, opts.out)} (${keep.length} features, ${(file.length / 1e6).toFixed(2)} MB)`)
 }
@@ -250,8 +258,8 @@ function averaged(w: Float64Array, u: Float64Array, c: number, rowsUsed: number)
 }
 
 /** Quick span-level micro-F1 (PER/ORG/LOC) used to follow training; `npm run eval` is the real score. */
-function spanF1(set: Prepared[], names: number[], avg: Float32Array, gazetteer: Gazetteer, skip: Set<number>): string {
-  const model = buildModel(names, avg, gazetteer, skip)
+function spanF1(set: Prepared[], names: number[], avg: Float32Array, gazetteer: Gazetteer, skip: Set<number>, clusters: ClusterIndex): string {
+  const model = buildModel(names, avg, gazetteer, skip, clusters)
   let tp = 0, fp = 0, fn = 0
   for (const d of set) {
     const tags = decode(d.doc, d.info, modelScorer(model, d.doc, d.info), skip)

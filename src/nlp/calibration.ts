@@ -63,3 +63,67 @@ export function fitIsotonic(scores: number[], outcomes: number[], minBlock = 20)
     y: blocks.map((b) => +(b.sy / b.n).toFixed(5)),
   }
 }
+
+/**
+ * Platt scaling (p = sigmoid(a · logit(score) + b), fitted by Newton's method on the log loss),
+ * stored as the same step function on a fine grid of scores so that `calibrate` reads both.
+ * Two parameters vary less from one small fitting set to another than isotonic blocks do.
+ */
+export function fitPlatt(scores: number[], outcomes: number[], steps = 100, fixedSlope?: number): Calibration {
+  return plattMap(plattParams(scores, outcomes, fixedSlope), steps)
+}
+
+/** Platt parameters [a, b]; with `fixedSlope`, only the intercept is fitted. */
+export function plattParams(scores: number[], outcomes: number[], fixedSlope?: number): [number, number] {
+  const logit = (s: number) => { const p = Math.min(1 - 1e-6, Math.max(1e-6, s)); return Math.log(p / (1 - p)) }
+  const z = scores.map(logit)
+  const loss = (a: number, b: number) => {
+    let l = 0
+    for (let i = 0; i < z.length; i++) {
+      const u = a * z[i] + b
+      // log(1 + e^u) - y u, computed stably
+      l += (u > 0 ? u + Math.log1p(Math.exp(-u)) : Math.log1p(Math.exp(u))) - outcomes[i] * u
+    }
+    return l
+  }
+  let a = fixedSlope ?? 1
+  let b = 0
+  let cur = loss(a, b)
+  for (let it = 0; it < 100; it++) {
+    let ga = 0, gb = 0, haa = 1e-6, hab = 0, hbb = 1e-6
+    for (let i = 0; i < z.length; i++) {
+      const p = 1 / (1 + Math.exp(-(a * z[i] + b)))
+      const g = p - outcomes[i]
+      const h = p * (1 - p)
+      ga += g * z[i]; gb += g
+      haa += h * z[i] * z[i]; hab += h * z[i]; hbb += h
+    }
+    const det = haa * hbb - hab * hab
+    if (Math.abs(det) < 1e-12) break
+    const da = fixedSlope === undefined ? (hbb * ga - hab * gb) / det : 0
+    const db = fixedSlope === undefined ? (haa * gb - hab * ga) / det : gb / hbb
+    // Damped Newton: halve the step until the log loss decreases.
+    let t = 1
+    while (t > 1e-6 && loss(a - t * da, b - t * db) > cur) t /= 2
+    if (t <= 1e-6) break
+    a -= t * da
+    b -= t * db
+    const next = loss(a, b)
+    if (cur - next < 1e-10) { cur = next; break }
+    cur = next
+  }
+  return [a, b]
+}
+
+function plattMap([a, b]: [number, number], steps: number): Calibration {
+  const logit = (s: number) => { const p = Math.min(1 - 1e-6, Math.max(1e-6, s)); return Math.log(p / (1 - p)) }
+  const x: number[] = []
+  const y: number[] = []
+  for (let k = 1; k <= steps; k++) {
+    const hi = k / steps
+    const mid = (k - 0.5) / steps
+    x.push(k === steps ? 1 : +hi.toFixed(6))
+    y.push(+(1 / (1 + Math.exp(-(a * logit(mid) + b)))).toFixed(5))
+  }
+  return { x, y }
+}

@@ -5,7 +5,7 @@ import { gunzipSync, gzipSync } from 'node:zlib'
 import type { Tokenized } from './tokens.ts'
 import {
   ALLOWED, B, L, NTAGS, TAGS, TYPES, U, docInfo, dynamicFeatures, fnv, staticFeatures, tagPart, tagType,
-  type DocInfo, type Gazetteer,
+  buildClusterIndex, type ClusterIndex, type DocInfo, type Gazetteer,
 } from './features.ts'
 
 /** Open-addressing table from feature id to weight row: a few nanoseconds per lookup. */
@@ -18,9 +18,11 @@ export interface TaggerModel {
   gazetteer: Gazetteer
   /** Surface-word hashes that are O whenever no entity is open (see decode). */
   skip: Set<number>
+  /** Word clusters, absent in models trained without them. */
+  clusters?: ClusterIndex
 }
 
-export function buildModel(features: ArrayLike<number>, weights: Float32Array, gazetteer: Gazetteer, skip: Set<number>): TaggerModel {
+export function buildModel(features: ArrayLike<number>, weights: Float32Array, gazetteer: Gazetteer, skip: Set<number>, clusters?: ClusterIndex): TaggerModel {
   let cap = 1024
   while (cap < features.length * 2) cap *= 2
   const keys = new Int32Array(cap)
@@ -32,7 +34,7 @@ export function buildModel(features: ArrayLike<number>, weights: Float32Array, g
     keys[h] = features[r]
     rowOf[h] = r
   }
-  return { keys, rowOf, mask, weights, gazetteer, skip }
+  return { keys, rowOf, mask, weights, gazetteer, skip, clusters }
 }
 
 export function rowOfFeature(m: TaggerModel, f: number): number {
@@ -171,23 +173,31 @@ export function modelScorer(model: TaggerModel, doc: Tokenized, info: DocInfo): 
 }
 
 export function tagDocument(model: TaggerModel, doc: Tokenized) {
-  const info = docInfo(doc, model.gazetteer)
+  const info = docInfo(doc, model.gazetteer, model.clusters)
   return spans(decode(doc, info, modelScorer(model, doc, info), model.skip))
 }
 
 // Model file: gzip( uint32 header length | JSON header | int32 feature ids | int16 weights |
-// uint32 gazetteer (phrase hash, class bits) pairs | uint32 skip-word hashes ). Weights are quantised to int16 with one
-// scale: averaged perceptron weights need no more precision.
+// uint32 gazetteer (phrase hash, class bits) pairs | uint32 skip-word hashes | uint32 cluster word
+// hashes | uint16 cluster codes ). Weights are quantised to int16 with one scale: averaged
+// perceptron weights need no more precision.
 interface Header {
-  format: 'tea-tagger-2'
+  format: 'tea-tagger-3'
   tags: string[]
   scale: number
   features: number
   gazetteer: number
   skip: number
+  clusters: number
 }
 
-export function encodeTagger(features: Int32Array, weights: Float32Array, gazetteer: Gazetteer, skip: Set<number>): Buffer {
+/** Word clusters as stored: parallel arrays of lower-case word hashes and codes. */
+export interface ClusterTableArrays {
+  words: Uint32Array
+  codes: Uint16Array
+}
+
+export function encodeTagger(features: Int32Array, weights: Float32Array, gazetteer: Gazetteer, skip: Set<number>, clusters: ClusterTableArrays): Buffer {
   let max = 0
   for (const w of weights) max = Math.max(max, Math.abs(w))
   const scale = max > 0 ? max / 32767 : 1
@@ -197,11 +207,13 @@ export function encodeTagger(features: Int32Array, weights: Float32Array, gazett
   let k = 0
   for (const [h, bits] of gazetteer) { gz[k++] = h; gz[k++] = bits }
   const sk = Uint32Array.from([...skip].sort((a, b) => a - b))
-  const header: Header = { format: 'tea-tagger-2', tags: TAGS, scale, features: features.length, gazetteer: gazetteer.size, skip: sk.length }
+  const header: Header = { format: 'tea-tagger-3', tags: TAGS, scale, features: features.length, gazetteer: gazetteer.size, skip: sk.length, clusters: clusters.words.length }
   const h = Buffer.from(JSON.stringify(header), 'utf8')
   const len = Buffer.alloc(4)
   len.writeUInt32LE(h.length)
-  const parts = [len, h, Buffer.from(features.buffer, features.byteOffset, features.byteLength), Buffer.from(q.buffer), Buffer.from(gz.buffer), Buffer.from(sk.buffer)]
+  const parts = [len, h, Buffer.from(features.buffer, features.byteOffset, features.byteLength), Buffer.from(q.buffer), Buffer.from(gz.buffer), Buffer.from(sk.buffer),
+    Buffer.from(clusters.words.buffer, clusters.words.byteOffset, clusters.words.byteLength),
+    Buffer.from(clusters.codes.buffer, clusters.codes.byteOffset, clusters.codes.byteLength)]
   return gzipSync(Buffer.concat(parts), { level: 9 })
 }
 
@@ -209,7 +221,7 @@ export function loadTagger(path: string | URL): TaggerModel {
   const raw = gunzipSync(readFileSync(path))
   const hlen = raw.readUInt32LE(0)
   const header = JSON.parse(raw.subarray(4, 4 + hlen).toString('utf8')) as Header
-  if (header.format !== 'tea-tagger-2' || header.tags.join() !== TAGS.join()) {
+  if (header.format !== 'tea-tagger-3' || header.tags.join() !== TAGS.join()) {
     throw new Error(`tagger: model file ${String(path)} has format "${header.format}" and tags that this code does not read`)
   }
   // Copy into aligned buffers: the gunzipped body starts at an arbitrary byte offset.
@@ -224,9 +236,11 @@ export function loadTagger(path: string | URL): TaggerModel {
   const q = new Int16Array(take(header.features * NTAGS * 2))
   const gz = new Uint32Array(take(header.gazetteer * 8))
   const sk = new Uint32Array(take(header.skip * 4))
+  const cw = new Uint32Array(take(header.clusters * 4))
+  const cc = new Uint16Array(take(header.clusters * 2))
   const weights = new Float32Array(q.length)
   for (let k = 0; k < q.length; k++) weights[k] = q[k] * header.scale
   const gazetteer: Gazetteer = new Map()
   for (let k = 0; k < gz.length; k += 2) gazetteer.set(gz[k], gz[k + 1])
-  return buildModel(features, weights, gazetteer, new Set(sk))
+  return buildModel(features, weights, gazetteer, new Set(sk), buildClusterIndex(cw, cc))
 }
