@@ -11,6 +11,7 @@ import { createInlineAnalyzer, type Analyzer } from './analysis/analyzer.ts'
 import { createPoolAnalyzer } from './analysis/pool.ts'
 import { createRefundQueue } from './domain/refunds.ts'
 import { withBatchedReservations } from './domain/reservation-batcher.ts'
+import { withBatchedTokenLookups } from './domain/token-batcher.ts'
 import { ServiceUnavailableError } from './errors.ts'
 import type { AppContext } from './context.ts'
 import { SUPPORTED_LANGUAGES } from './nlp/types.ts'
@@ -72,7 +73,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // analysis runs (here for the inline analyzer, in each worker for the pool).
   const { detectLanguage } = await import('./nlp/language.ts')
   const repos = createRepositories(database.db)
+  // The hot-path statements are coalesced per node: concurrent requests share statements.
   repos.usage = withBatchedReservations(repos.usage)
+  repos.tokens = withBatchedTokenLookups(repos.tokens)
   const analyzer =
     opts.analyzer ??
     (config.analysisWorkers > 0
