@@ -12,6 +12,7 @@ import { createPoolAnalyzer } from './analysis/pool.ts'
 import { createRefundQueue } from './domain/refunds.ts'
 import { withBatchedReservations } from './domain/reservation-batcher.ts'
 import { withBatchedTokenLookups } from './domain/token-batcher.ts'
+import { withBatchedCacheStatements } from './analysis/cache-batcher.ts'
 import { ServiceUnavailableError } from './errors.ts'
 import type { AppContext } from './context.ts'
 import { SUPPORTED_LANGUAGES } from './nlp/types.ts'
@@ -76,6 +77,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The hot-path statements are coalesced per node: concurrent requests share statements.
   repos.usage = withBatchedReservations(repos.usage)
   repos.tokens = withBatchedTokenLookups(repos.tokens)
+  repos.cache = withBatchedCacheStatements(repos.cache)
   const analyzer =
     opts.analyzer ??
     (config.analysisWorkers > 0
