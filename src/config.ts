@@ -8,6 +8,8 @@ export interface Config {
   /** Set: a PostgreSQL server through postgres.js. Unset: embedded PGlite in `dataDir`. */
   databaseUrl: string | undefined
   dataDir: string
+  /** Connections to the PostgreSQL server (postgres.js pool); unused with PGlite. */
+  databasePoolMax: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Prefix of every token this deployment issues, `<service>_live_`. */
   tokenPrefix: string
@@ -64,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     databaseUrl,
     dataDir: resolve(env.DATA_DIR || './data'),
+    databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 2, 1000),
     logLevel,
     tokenPrefix,
     cacheMaxBytes: integer(env, 'CACHE_MAX_BYTES', 64 * 1024 * 1024, 0, 2 ** 40),

@@ -14,7 +14,7 @@ try {
 }
 let database
 try {
-  database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, owner: 'server' })
+  database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, owner: 'server', maxConnections: config.databasePoolMax })
 } catch (err) {
   console.error(`database: ${(err as Error).message}`)
   process.exit(1)

@@ -1,4 +1,4 @@
-// npm run bench [-- --duration 10] [-- --soak 600]
+// npm run bench [-- --duration 10] [-- --soak 600] [-- --only http,extract2k,extract30k,latency,nodes]
 // Every scenario runs against real servers on loopback (child processes), with the load
 // generator (autocannon) in a process of its own, beside a baseline measured in the same run.
 // Database: a fresh database on BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL server
@@ -26,6 +26,12 @@ const flag = (name: string, fallback: number) => {
 const DURATION = flag('duration', 10)
 const SOAK = flag('soak', 0)
 const WORKERS = flag('workers', 2)
+// A subset of the scenario groups, to repeat the one of interest on a noisy machine.
+const GROUPS = ['http', 'extract2k', 'extract30k', 'latency', 'nodes'] as const
+const onlyAt = args.indexOf('--only')
+const ONLY = onlyAt >= 0 ? args[onlyAt + 1].split(',') : [...GROUPS]
+for (const g of ONLY) if (!(GROUPS as readonly string[]).includes(g)) throw new Error(`bench: unknown group "${g}" in --only (groups: ${GROUPS.join(', ')})`)
+const runs = (g: (typeof GROUPS)[number]) => ONLY.includes(g)
 const tmp = mkdtempSync(join(tmpdir(), 'tea-bench-'))
 chmodSync(tmp, 0o777)
 const children: ChildProcess[] = []
@@ -82,7 +88,9 @@ const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn'
 async function startNode(databaseUrl: string, env: Record<string, string> = {}) {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the servers.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL, ANALYSIS_WORKERS: String(WORKERS), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -137,6 +145,44 @@ function rssOf(pid: number): { rss: number; peak: number } {
   const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024
   return { rss: kb('VmRSS'), peak: kb('VmHWM') }
 }
+
+// ---- CPU per request ----
+// On a shared, noisy machine req/s swings with whatever else runs; the CPU time the server and
+// its database backends spend per request does much less, so the table shows both.
+const CLK_TCK = 100 // USER_HZ on Linux
+function cpuSeconds(pid: number): number {
+  try {
+    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(f[11]) + Number(f[12])) / CLK_TCK
+  } catch {
+    return 0 // gone, or not on this machine
+  }
+}
+async function dbBackendPids(dbUrl: string): Promise<number[]> {
+  const sql = postgres(dbUrl, { max: 1, onnotice: () => {} })
+  try {
+    const rows = await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`
+    return rows.map((r) => r.pid)
+  } finally {
+    await sql.end()
+  }
+}
+interface CpuNote {
+  server: number
+  db: number
+}
+/** Runs a load and reports the CPU µs per request of `pid` (the server) and of the bench database's backends. */
+async function measured(pid: number, dbUrl: string | undefined, spec: Record<string, unknown>): Promise<LoadResult & { cpu: CpuNote }> {
+  const backends = dbUrl ? await dbBackendPids(dbUrl) : []
+  const before = { server: cpuSeconds(pid), db: backends.reduce((s, p) => s + cpuSeconds(p), 0) }
+  const result = await load(spec)
+  const after = { server: cpuSeconds(pid), db: backends.reduce((s, p) => s + cpuSeconds(p), 0) }
+  const per = (a: number, b: number) => ((a - b) * 1e6) / Math.max(1, result.total)
+  return { ...result, cpu: { server: per(after.server, before.server), db: per(after.db, before.db) } }
+}
+const cpuNote = (r: { cpu: CpuNote }) => `CPU/req: server ${fmt(r.cpu.server)} µs, db ${fmt(r.cpu.db)} µs`
 
 // ---- database ----
 async function benchDatabase(): Promise<string> {
@@ -279,46 +325,61 @@ async function main() {
 
   if (SOAK > 0) return soak(node, auth, cachedBody, text2k)
 
-  const bare = await startProcess('bare', ['--import', 'tsx', 'scripts/bench/bare-server.ts', join(tmp, 'analyze.json'), join(tmp, 'quota.json')], {}, /listening (http:\/\/\S+)/)
-  const bareUrl = bare.match[1]
+  if (runs('http')) {
+    const bare = await startProcess('bare', ['--import', 'tsx', 'scripts/bench/bare-server.ts', join(tmp, 'analyze.json'), join(tmp, 'quota.json')], {}, /listening (http:\/\/\S+)/)
+    const bareUrl = bare.match[1]
 
-  // 1. HTTP overhead: bare Fastify vs cached analyze and quota.
-  const bareGet = await load({ url: `${bareUrl}/v1/quota`, connections: 10 })
-  record('bare Fastify GET (same quota JSON)', bareGet)
-  const barePost = await load({ url: `${bareUrl}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 10 })
-  record('bare Fastify POST (same analyze JSON, same body)', barePost)
-  const cached = await load({ url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 10 })
-  record('POST /v1/analyze, cached (2,000 chars)', cached, { name: 'bare POST', value: barePost.rps, mine: cached.rps }, 'target ≥ 0.40')
-  const quota = await load({ url: `${node.url}/v1/quota`, headers: auth, connections: 10 })
-  record('GET /v1/quota', quota, { name: 'bare GET', value: bareGet.rps, mine: quota.rps }, 'target ≥ 0.50')
-  await stop(bare.child)
+    // 1. HTTP overhead: bare Fastify vs cached analyze and quota.
+    const barePid = bare.child.pid!
+    const bareGet = await measured(barePid, undefined, { url: `${bareUrl}/v1/quota`, connections: 10 })
+    record('bare Fastify GET (same quota JSON)', bareGet, undefined, cpuNote(bareGet))
+    const barePost = await measured(barePid, undefined, { url: `${bareUrl}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 10 })
+    record('bare Fastify POST (same analyze JSON, same body)', barePost, undefined, cpuNote(barePost))
+    const cached = await measured(node.child.pid!, dbUrl, { url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 10 })
+    record('POST /v1/analyze, cached (2,000 chars)', cached, { name: 'bare POST', value: barePost.rps, mine: cached.rps }, `target ≥ 0.40; ${cpuNote(cached)}`)
+    const quota = await measured(node.child.pid!, dbUrl, { url: `${node.url}/v1/quota`, headers: auth, connections: 10 })
+    record('GET /v1/quota', quota, { name: 'bare GET', value: bareGet.rps, mine: quota.rps }, `target ≥ 0.50; ${cpuNote(quota)}`)
+    await stop(bare.child)
+  }
 
   // 2. Extraction: in-process single thread vs uncached analyses through HTTP with the pool.
   for (const [label, file, text] of [
     ['2,000', 't2k.txt', text2k],
     ['30,000', 't30k.txt', text30k],
   ] as const) {
+    if (!runs(label === '2,000' ? 'extract2k' : 'extract30k')) continue
     const wink = await runNode(['scripts/bench/inprocess.ts', 'wink', join(tmp, file), String(DURATION)])
     record(`wink readDoc in-process, 1 thread (${label} chars)`, wink)
     const inproc = await runNode(['scripts/bench/inprocess.ts', 'analyze', join(tmp, file), String(DURATION)])
     record(`service analyze() in-process, 1 thread (${label} chars)`, inproc, { name: 'wink readDoc', value: wink.rps, mine: inproc.rps })
-    const http = await load({ url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, uniqueText: text, connections: 8 })
-    record(`POST /v1/analyze uncached, ${WORKERS} workers (${label} chars)`, http, { name: `${WORKERS} × analyze() in-process`, value: WORKERS * inproc.rps, mine: http.rps }, label === '2,000' ? 'target ≥ 0.80' : `vs wink: ${fmt(http.rps / wink.rps, 2)}`)
+    const http = await measured(node.child.pid!, dbUrl, { url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, uniqueText: text, connections: 8 })
+    record(
+      `POST /v1/analyze uncached, ${WORKERS} workers (${label} chars)`,
+      http,
+      { name: `${WORKERS} × analyze() in-process`, value: WORKERS * inproc.rps, mine: http.rps },
+      `${label === '2,000' ? 'target ≥ 0.80' : `vs wink: ${fmt(http.rps / wink.rps, 2)}`}; ${cpuNote(http)} (server incl. workers; in-process analyze() ${fmt(1e6 / inproc.rps)} µs)`,
+    )
   }
 
   // 3. GET /v1/quota latency alone vs under a saturating uncached analysis load.
-  const quotaRate = { url: `${node.url}/v1/quota`, headers: auth, connections: 4, rate: 400 }
-  const alone = await load(quotaRate)
-  record('GET /v1/quota at 400 req/s, alone (p99 baseline)', alone)
-  const [under, saturating] = await Promise.all([
-    load(quotaRate),
-    load({ url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, uniqueText: text30k, connections: 16 }),
-  ])
-  record('GET /v1/quota at 400 req/s, under saturating analysis', under, { name: 'p99 alone (ratio of p99s)', value: alone.p99, mine: under.p99 }, 'target ≤ 3.00')
-  record('  (the saturating load: uncached 30,000 chars, 16 connections)', saturating)
-  const single = rssOf(node.child.pid!)
-  rows.push({ scenario: `peak RSS, one node with ${WORKERS} workers (after all the above)`, result: { rps: NaN, p50: NaN, p99: NaN, total: 0 }, note: `${fmt(single.peak / 2 ** 20)} MB peak (VmHWM), ${fmt(single.rss / 2 ** 20)} MB now; target ≤ 400 MB` })
-  log(`peak RSS ${fmt(single.peak / 2 ** 20)} MB`)
+  if (runs('latency')) {
+    const quotaRate = { url: `${node.url}/v1/quota`, headers: auth, connections: 4, rate: 400 }
+    const alone = await load(quotaRate)
+    record('GET /v1/quota at 400 req/s, alone (p99 baseline)', alone)
+    const [under, saturating] = await Promise.all([
+      load(quotaRate),
+      load({ url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, uniqueText: text30k, connections: 16 }),
+    ])
+    record('GET /v1/quota at 400 req/s, under saturating analysis', under, { name: 'p99 alone (ratio of p99s)', value: alone.p99, mine: under.p99 }, 'target ≤ 3.00')
+    record('  (the saturating load: uncached 30,000 chars, 16 connections)', saturating)
+    const single = rssOf(node.child.pid!)
+    rows.push({ scenario: `peak RSS, one node with ${WORKERS} workers (after all the above)`, result: { rps: NaN, p50: NaN, p99: NaN, total: 0 }, note: `${fmt(single.peak / 2 ** 20)} MB peak (VmHWM), ${fmt(single.rss / 2 ** 20)} MB now; target ≤ 400 MB` })
+    log(`peak RSS ${fmt(single.peak / 2 ** 20)} MB`)
+  }
+  if (!runs('nodes')) {
+    await stop(node.child)
+    return finish(loadAtStart)
+  }
 
   // 4. Nodes behind nginx: one node direct (baseline), one node via nginx, three nodes via nginx.
   const oneDirect = await load({ url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 32 })
@@ -343,6 +404,11 @@ async function main() {
   rows.push({ scenario: 'peak RSS, three nodes with 1 worker each', result: { rps: NaN, p50: NaN, p99: NaN, total: 0 }, note: peaks.map((p) => `${fmt(p / 2 ** 20)} MB`).join(', ') })
   await stop(nginx3.child)
   await Promise.all(three.map((n) => stop(n.child)))
+  finish(loadAtStart)
+}
+
+async function finish(loadAtStart: number) {
+  const { loadavg } = await import('node:os')
   printTable()
   process.stdout.write(
     `\nmachine: ${(await import('node:os')).cpus().length} cores, node ${process.version}; ${DURATION} s per scenario; server: node --import tsx src/server.ts, LOG_LEVEL=${LOG_LEVEL}; ` +

@@ -4,7 +4,7 @@
 import { UnsupportedLanguageError } from '../errors.ts'
 import type { Repositories } from '../db/repositories/index.ts'
 import type { Clock } from '../domain/clock.ts'
-import { refundRequest, reserveRequest, type QuotaState } from '../domain/quota.ts'
+import { refundRequest, reserveRequest, type Caller } from '../domain/quota.ts'
 import type { RefundQueue } from '../domain/refunds.ts'
 import { ServiceUnavailableError } from '../errors.ts'
 import type { Analysis } from '../nlp/types.ts'
@@ -38,7 +38,8 @@ export const DEFAULT_MAX_ENTITIES = 50
 
 export async function analyzeForAccount(
   deps: AnalysisServiceDeps,
-  account: QuotaState & { accountId: string },
+  /** Its token may still be unchecked: the reservation checks it (a 401 then, nothing counted). */
+  account: Caller,
   input: AnalyzeInput,
   /** Aborted when the client has gone: the request then ends in an error and is refunded. */
   signal?: AbortSignal,

@@ -1,4 +1,4 @@
-import { QuotaExceededError } from '../errors.ts'
+import { QuotaExceededError, UnauthorizedError } from '../errors.ts'
 import type { Repositories } from '../db/repositories/index.ts'
 import { nextUtcMidnight, utcDay, type Clock } from './clock.ts'
 
@@ -30,13 +30,30 @@ export interface Reservation {
 }
 
 /**
- * Counts one request before the work runs, atomically against the limit; throws the 429 when
- * today's quota is spent. `state.used` is updated so the response headers tell the truth.
+ * The caller of a request. Normally its token was checked when the request arrived. On
+ * POST /v1/analyze it may instead carry `unverifiedTokenHash` (see src/plugins/app/auth.ts):
+ * only the account is known (a token's account never changes), and the token is checked by the
+ * statement that counts the request, which then fills in the rest.
  */
-export async function reserveRequest(deps: { repos: Repositories; clock: Clock }, state: QuotaState & { accountId: string }): Promise<Reservation> {
+export type Caller = QuotaState & { accountId: string; tokenId?: string; unverifiedTokenHash?: string }
+
+/**
+ * Counts one request before the work runs, atomically against the limit; throws the 429 when
+ * today's quota is spent, or the 401 when an unverified token turns out not to be valid (then
+ * nothing is counted). `state` is updated so the response headers tell the truth.
+ */
+export async function reserveRequest(deps: { repos: Repositories; clock: Clock }, state: Caller): Promise<Reservation> {
   const now = deps.clock()
   const day = utcDay(now)
-  const used = await deps.repos.usage.reserve(state.accountId, day, state.limit)
+  let used: number | undefined
+  if (state.unverifiedTokenHash) {
+    const checked = await deps.repos.usage.reserveWithToken(state.unverifiedTokenHash, state.accountId, day, now)
+    if (!checked) throw new UnauthorizedError()
+    Object.assign(state, checked.principal, { unverifiedTokenHash: undefined })
+    used = checked.used
+  } else {
+    used = await deps.repos.usage.reserve(state.accountId, day, state.limit)
+  }
   if (used === undefined) {
     state.used = Math.max(state.used, state.limit)
     const reset = nextUtcMidnight(now)

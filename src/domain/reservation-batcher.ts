@@ -5,57 +5,62 @@
 // one all-or-nothing statement (used + k ≤ limit). When not all of them fit, they are counted one
 // by one, exactly as without batching: N requests against R remaining still succeed exactly
 // min(N, R) times, on one node or many. A lone request is sent at once, never delayed.
+// The same holds for reservations that also check the token (`reserveWithToken`), batched per
+// token: one statement checks the token and counts the batch; a token found invalid counts none.
 import type { UsageRepository } from '../db/repositories/usage.ts'
+import { createBatcher } from './batcher.ts'
 
 /** Requests counted by one statement at most. */
 const MAX_BATCH = 256
 
-interface Waiter {
-  resolve(used: number | undefined): void
-  reject(err: unknown): void
+interface Reserve {
+  accountId: string
+  day: string
+  limit: number
 }
 
+interface ReserveWithToken {
+  hash: string
+  accountId: string
+  day: string
+  now: Date
+}
+
+type WithToken = Awaited<ReturnType<UsageRepository['reserveWithToken']>>
+
 export function withBatchedReservations(usage: UsageRepository): UsageRepository {
-  const lanes = new Map<string, Waiter[]>()
-
-  async function pump(key: string, waiting: Waiter[], accountId: string, day: string, limit: number) {
-    try {
-      while (waiting.length > 0) {
-        const batch = waiting.splice(0, Math.max(1, Math.min(waiting.length, limit, MAX_BATCH)))
-        try {
-          if (batch.length === 1) {
-            batch[0].resolve(await usage.reserve(accountId, day, limit))
-            continue
-          }
-          const used = await usage.reserveMany(accountId, day, limit, batch.length)
-          if (used !== undefined) {
-            batch.forEach((w, i) => w.resolve(used - batch.length + 1 + i))
-            continue
-          }
-          for (const w of batch) w.resolve(await usage.reserve(accountId, day, limit))
-        } catch (err) {
-          for (const w of batch) w.reject(err) // no effect on those already resolved
-        }
+  const reserve = createBatcher<Reserve, number | undefined>({
+    // Never more than the limit in one all-or-nothing statement: it could not fit.
+    maxBatch: (first) => Math.min(first.limit, MAX_BATCH),
+    async run(_key, batch) {
+      const { accountId, day, limit } = batch[0].item
+      if (batch.length === 1) return batch[0].resolve(await usage.reserve(accountId, day, limit))
+      const used = await usage.reserveMany(accountId, day, limit, batch.length)
+      if (used !== undefined) return batch.forEach((w, i) => w.resolve(used - batch.length + 1 + i))
+      for (const w of batch) w.resolve(await usage.reserve(accountId, day, limit))
+    },
+  })
+  const reserveWithToken = createBatcher<ReserveWithToken, WithToken>({
+    // The limit is only known to the statement; a batch larger than it does not fit and falls
+    // back to one by one, like any batch that does not fit.
+    maxBatch: () => MAX_BATCH,
+    async run(_key, batch) {
+      const { hash, accountId, day } = batch[0].item
+      // The statement runs after every request of the batch arrived: the latest time is theirs.
+      const now = batch.reduce((t, w) => (w.item.now > t ? w.item.now : t), batch[0].item.now)
+      const all = await usage.reserveWithToken(hash, accountId, day, now, batch.length)
+      if (!all) return batch.forEach((w) => w.resolve(undefined)) // not a valid token: none counted
+      if (all.used !== undefined || batch.length === 1) {
+        // Each request gets its own copy of the principal: callers keep their quota state in it.
+        return batch.forEach((w, i) => w.resolve({ principal: { ...all.principal }, used: all.used === undefined ? undefined : all.used - batch.length + 1 + i }))
       }
-    } finally {
-      lanes.delete(key)
-    }
-  }
-
+      for (const w of batch) w.resolve(await usage.reserveWithToken(hash, accountId, day, now, 1))
+    },
+  })
   return {
     ...usage,
-    reserve(accountId: string, day: string, limit: number): Promise<number | undefined> {
-      const key = `${accountId}\u0000${day}\u0000${limit}`
-      return new Promise((resolve, reject) => {
-        const waiting = lanes.get(key)
-        if (waiting) {
-          waiting.push({ resolve, reject })
-          return
-        }
-        const fresh: Waiter[] = [{ resolve, reject }]
-        lanes.set(key, fresh)
-        void pump(key, fresh, accountId, day, limit)
-      })
-    },
+    reserve: (accountId, day, limit) => reserve(`${accountId}\u0000${day}\u0000${limit}`, { accountId, day, limit }),
+    reserveWithToken: (hash, accountId, day, now, k = 1) =>
+      k === 1 ? reserveWithToken(`${hash}\u0000${accountId}\u0000${day}`, { hash, accountId, day, now }) : usage.reserveWithToken(hash, accountId, day, now, k),
   }
 }

@@ -55,16 +55,26 @@ export async function revokeToken(deps: TokenDeps, tokenId: string, accountId?: 
 }
 
 /**
- * Resolves an Authorization header to the account it speaks for, or throws the one 401 that
- * never says which check failed. Malformed tokens stop before the database.
+ * The token hash an Authorization header carries, or the one 401 that never says which check
+ * failed. Malformed tokens stop here, before the database.
  */
-export async function authenticate(deps: TokenDeps, header: string | undefined): Promise<TokenPrincipal> {
+export function bearerTokenHash(header: string | undefined, tokenPrefix: string): string {
   // The scheme name is case-insensitive (RFC 7235 §2.1); the token itself is not.
   if (!header || !/^bearer /i.test(header)) throw new UnauthorizedError()
   const token = header.slice(7).trim()
-  if (!isWellFormedToken(token, deps.tokenPrefix)) throw new UnauthorizedError()
+  if (!isWellFormedToken(token, tokenPrefix)) throw new UnauthorizedError()
+  return hashToken(token)
+}
+
+/** The account a token hash speaks for, as the database says now; else the one 401. */
+export async function authenticateHash(deps: TokenDeps, hash: string): Promise<TokenPrincipal> {
   const now = deps.clock()
-  const principal = await deps.repos.tokens.findActiveByHash(hashToken(token), utcDay(now), now)
+  const principal = await deps.repos.tokens.findActiveByHash(hash, utcDay(now), now)
   if (!principal) throw new UnauthorizedError()
   return principal
+}
+
+/** Resolves an Authorization header to the account it speaks for, or throws the one 401. */
+export async function authenticate(deps: TokenDeps, header: string | undefined): Promise<TokenPrincipal> {
+  return authenticateHash(deps, bearerTokenHash(header, deps.tokenPrefix))
 }

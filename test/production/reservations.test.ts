@@ -5,6 +5,8 @@ import { DRIVERS, openTestDatabase } from '../helpers/app.ts'
 import { createRepositories } from '../../src/db/repositories/index.ts'
 import { createAccount } from '../../src/domain/accounts.ts'
 import { withBatchedReservations } from '../../src/domain/reservation-batcher.ts'
+import { createToken, revokeToken } from '../../src/domain/tokens.ts'
+import { hashToken } from '../../src/domain/token-format.ts'
 import type { UsageRepository } from '../../src/db/repositories/usage.ts'
 
 const DAY = '2026-11-22'
@@ -54,5 +56,39 @@ for (const driver of DRIVERS) {
     t.equal(await repos.usage.usedOn(other.id, DAY), 0, 'nothing counted')
     fail = false
     t.equal(await flaky.reserve(other.id, DAY, 100), 1, 'the next request is counted')
+  })
+}
+
+for (const driver of DRIVERS) {
+  t.test(`reservations that also check the token are batched per token and exact (${driver})`, async (t) => {
+    const { database } = await openTestDatabase(t, driver)
+    const repos = createRepositories(database.db)
+    const now = new Date('2026-11-22T12:00:00Z')
+    const deps = { repos, clock: () => now, tokenPrefix: 'tea_live_' }
+    const account = await createAccount(deps, { email: `batch-token-${driver}@example.com`, plan: 'free' })
+    const valid = await createToken(deps, account.id, 'valid')
+    const revoked = await createToken(deps, account.id, 'revoked')
+    await revokeToken(deps, revoked.id)
+    let statements = 0
+    const usage = withBatchedReservations({
+      ...repos.usage,
+      reserveWithToken: (...a) => (statements++, repos.usage.reserveWithToken(...a)),
+    })
+    const reserve = (token: string) => usage.reserveWithToken(hashToken(token), account.id, DAY, now)
+
+    // 60 valid and 20 revoked at once, interleaved, against 100: the valid ones all count.
+    const first = await Promise.all(Array.from({ length: 80 }, (_, i) => reserve(i % 4 === 3 ? revoked.token : valid.token)))
+    const counted = first.filter((r) => r !== undefined)
+    t.equal(counted.length, 60, 'every valid-token request is counted')
+    t.equal(first.filter((r, i) => i % 4 === 3 && r === undefined).length, 20, 'every revoked-token request is refused')
+    t.same(counted.map((r) => r!.used).sort((a, b) => a! - b!), Array.from({ length: 60 }, (_, i) => i + 1), 'each with its own count, 1..60')
+    t.same(counted[0]!.principal, { tokenId: valid.id, accountId: account.id, plan: 'free', limit: 100 })
+    t.ok(statements < 12, `${statements} statements for 80 requests`)
+
+    // 70 more against the 40 left: exactly 40 counted.
+    const second = await Promise.all(Array.from({ length: 70 }, () => reserve(valid.token)))
+    t.equal(second.filter((r) => r?.used !== undefined).length, 40, 'exactly the 40 remaining succeed')
+    t.equal(second.filter((r) => r !== undefined && r.used === undefined).length, 30, 'the other 30 are refused, with the principal for the headers')
+    t.equal(await repos.usage.usedOn(account.id, DAY), 100, 'the counter ends exactly at the limit')
   })
 }

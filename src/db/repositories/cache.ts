@@ -15,8 +15,54 @@ export function createCacheRepository(db: Db) {
     )
     .prepare('cache_get')
 
+  // The same for many entries in one statement (src/analysis/cache-batcher.ts): the look-ups
+  // that arrive while one is in flight go together. Pairs travel as two arrays, unnested.
+  const getMany = db
+    .select({ accountId: analysisCache.accountId, key: analysisCache.key, payload: analysisCache.payload, createdAt: analysisCache.createdAt })
+    .from(analysisCache)
+    .where(
+      and(
+        sql`(${analysisCache.accountId}, ${analysisCache.key}) in (select * from unnest(${sql.placeholder('accountIds')}::uuid[], ${sql.placeholder('keys')}::text[]))`,
+        gt(analysisCache.createdAt, sql`${sql.placeholder('notBefore')}::timestamptz`),
+      ),
+    )
+    .prepare('cache_get_many')
+
+  // Many writes in one statement, with `put`'s rule per row: the first analysis wins, a row
+  // `maxAgeMs` old or more (relative to the new row's time) is replaced. Times travel as text[]:
+  // drizzle's postgres-js driver passes timestamptz[] parameters through unserialised.
+  const putMany = db
+    .insert(analysisCache)
+    .select(
+      sql`select * from unnest(${sql.placeholder('accountIds')}::uuid[], ${sql.placeholder('keys')}::text[], ${sql.placeholder('payloads')}::text[], ${sql.placeholder('createdAts')}::text[]::timestamptz[])`,
+    )
+    .onConflictDoUpdate({
+      target: [analysisCache.accountId, analysisCache.key],
+      set: { payload: sql`excluded.payload`, createdAt: sql`excluded.created_at` },
+      setWhere: sql`${analysisCache.createdAt} <= excluded.created_at - ${sql.placeholder('maxAgeMs')}::integer * interval '1 millisecond'`,
+    })
+    .returning({ accountId: analysisCache.accountId, key: analysisCache.key, createdAt: analysisCache.createdAt })
+    .prepare('cache_put_many')
+
   return {
-    async get(accountId: string, key: string, notBefore: Date) {
+    /** Unexpired entries among `wanted`; the others are absent. */
+    async getMany(wanted: { accountId: string; key: string }[], notBefore: Date) {
+      return getMany.execute({ accountIds: wanted.map((w) => w.accountId), keys: wanted.map((w) => w.key), notBefore: notBefore.toISOString() })
+    },
+    /**
+     * Writes distinct entries (at most one per account and key) in one statement; returns the
+     * entries written, with their creation time. An entry absent from the answer was kept as it was.
+     */
+    async putMany(rows: { accountId: string; key: string; payload: string; createdAt: Date }[], maxAgeMs: number) {
+      return putMany.execute({
+        accountIds: rows.map((r) => r.accountId),
+        keys: rows.map((r) => r.key),
+        payloads: rows.map((r) => r.payload),
+        createdAts: rows.map((r) => r.createdAt.toISOString()),
+        maxAgeMs,
+      })
+    },
+    async get(accountId: string, key: string, notBefore: Date): Promise<{ payload: string; createdAt: Date } | undefined> {
       const rows = await get.execute({ accountId, key, notBefore: notBefore.toISOString() })
       return rows[0]
     },

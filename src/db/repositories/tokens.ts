@@ -30,6 +30,24 @@ export function createTokensRepository(db: Db) {
     .where(and(eq(apiTokens.tokenHash, sql.placeholder('hash')), isNull(apiTokens.revokedAt)))
     .prepare('token_lookup')
 
+  // The same for many tokens in one statement (src/domain/token-batcher.ts): the look-ups that
+  // arrive while one is in flight are answered together. The hashes go as one text[] parameter.
+  const lookupMany = db
+    .select({
+      hash: apiTokens.tokenHash,
+      tokenId: apiTokens.id,
+      accountId: accounts.id,
+      plan: plans.name,
+      limit: plans.dailyLimit,
+      used: sql<number>`coalesce(${dailyUsage.used}, 0)`.mapWith(Number),
+    })
+    .from(apiTokens)
+    .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
+    .innerJoin(plans, eq(plans.name, effectivePlanSql(sql.placeholder('now'))))
+    .leftJoin(dailyUsage, and(eq(dailyUsage.accountId, accounts.id), eq(dailyUsage.day, sql.placeholder('day'))))
+    .where(and(sql`${apiTokens.tokenHash} = any(${sql.placeholder('hashes')}::text[])`, isNull(apiTokens.revokedAt)))
+    .prepare('token_lookup_many')
+
   // Written at most once a minute per token so a busy token does not turn every request into a write.
   const touch = db
     .update(apiTokens)
@@ -46,6 +64,11 @@ export function createTokensRepository(db: Db) {
     async findActiveByHash(hash: string, day: string, now: Date): Promise<TokenPrincipal | undefined> {
       const rows = await lookup.execute({ hash, day, now: now.toISOString() })
       return rows[0]
+    },
+
+    /** The valid ones among `hashes`, each with its hash; unknown and revoked ones are absent. */
+    async findActiveByHashes(hashes: string[], day: string, now: Date): Promise<(TokenPrincipal & { hash: string })[]> {
+      return lookupMany.execute({ hashes, day, now: now.toISOString() })
     },
 
     async touch(id: string, now: Date): Promise<void> {

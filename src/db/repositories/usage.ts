@@ -1,6 +1,8 @@
-import { and, eq, gt, gte, lte, sql } from 'drizzle-orm'
+import { and, eq, gt, gte, isNull, lte, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { dailyUsage } from '../schema/index.ts'
+import { accounts, apiTokens, dailyUsage, plans } from '../schema/index.ts'
+import { effectivePlanSql } from './accounts.ts'
+import type { TokenPrincipal } from './tokens.ts'
 
 export function createUsageRepository(db: Db) {
   // Atomic check-and-increment in one statement: N concurrent callers against R remaining
@@ -30,6 +32,48 @@ export function createUsageRepository(db: Db) {
     .returning({ used: dailyUsage.used })
     .prepare('quota_reserve_many')
 
+  // The token check and the count in ONE statement, for POST /v1/analyze (see src/plugins/app/auth.ts):
+  // `p` is the token look-up (valid, not revoked, of this account; its effective plan), `r`
+  // counts k requests all or nothing against that plan's limit, only when `p` found the token.
+  // No row: the token is not valid (and nothing was counted). A row whose `used` is null: valid,
+  // but the k requests do not fit. Both parts read the database as it is when the statement
+  // runs, so a revocation or a plan change committed before is seen, as by separate statements.
+  const principal = db.$with('p').as(
+    db
+      .select({ tokenId: sql<string>`${apiTokens.id}`.as('token_id'), accountId: sql<string>`${accounts.id}`.as('account_id'), plan: sql<string>`${plans.name}`.as('plan'), limit: sql<number>`${plans.dailyLimit}`.as('lim') })
+      .from(apiTokens)
+      .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
+      .innerJoin(plans, eq(plans.name, effectivePlanSql(sql.placeholder('now'))))
+      .where(and(eq(apiTokens.tokenHash, sql.placeholder('hash')), isNull(apiTokens.revokedAt), eq(apiTokens.accountId, sql.placeholder('accountId')))),
+  )
+  const counted = db.$with('r').as(
+    db
+      .insert(dailyUsage)
+      .select(
+        db
+          .select({ accountId: principal.accountId, day: sql`${sql.placeholder('day')}::date`.as('day'), used: sql`${sql.placeholder('k')}::integer`.as('used') })
+          .from(principal)
+          .where(sql`${sql.placeholder('k')}::integer <= ${principal.limit}`),
+      )
+      .onConflictDoUpdate({
+        target: [dailyUsage.accountId, dailyUsage.day],
+        set: { used: sql`${dailyUsage.used} + excluded.used` },
+        setWhere: sql`${dailyUsage.used} + excluded.used <= (select ${principal.limit} from ${principal})`,
+      })
+      .returning({ used: dailyUsage.used }),
+  )
+  const reserveWithToken = db
+    .with(principal, counted)
+    .select({
+      tokenId: principal.tokenId,
+      accountId: principal.accountId,
+      plan: principal.plan,
+      limit: sql<number>`${principal.limit}`.mapWith(Number),
+      used: sql<number | null>`(select ${counted.used} from ${counted})`,
+    })
+    .from(principal)
+    .prepare('quota_reserve_with_token')
+
   const refund = db
     .update(dailyUsage)
     .set({ used: sql`${dailyUsage.used} - 1` })
@@ -47,6 +91,23 @@ export function createUsageRepository(db: Db) {
     async reserveMany(accountId: string, day: string, limit: number, k: number): Promise<number | undefined> {
       const rows = await reserveMany.execute({ accountId, day, limit, k })
       return rows[0]?.used
+    },
+    /**
+     * Checks the token and counts `k` requests (k ≥ 1) at once, all or nothing, in one statement.
+     * undefined: the token is unknown, revoked or not this account's; nothing counted. Otherwise
+     * the principal, whose `used` is the new count, or undefined when the k do not fit.
+     */
+    async reserveWithToken(
+      hash: string,
+      accountId: string,
+      day: string,
+      now: Date,
+      k = 1,
+    ): Promise<{ principal: Omit<TokenPrincipal, 'used'>; used: number | undefined } | undefined> {
+      const [row] = await reserveWithToken.execute({ hash, accountId, day, now: now.toISOString(), k })
+      if (!row) return undefined
+      const { used, ...principal } = row
+      return { principal, used: used === null ? undefined : Number(used) }
     },
     async refund(accountId: string, day: string): Promise<number | undefined> {
       const rows = await refund.execute({ accountId, day })

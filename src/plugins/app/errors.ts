@@ -3,7 +3,7 @@
 // A 5xx never leaks its message: the caller gets a request id, the log gets the details.
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, BadRequestError, ClientClosedError, NotFoundError, ServiceUnavailableError } from '../../errors.ts'
+import { ApiError, BadRequestError, ClientClosedError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '../../errors.ts'
 
 /** Errors of a database that does not answer (postgres.js, Node sockets, PostgreSQL shutdown codes). */
 const DATABASE_DOWN = new Set([
@@ -56,19 +56,28 @@ export function toApiError(err: FastifyError | Error): ApiError | undefined {
   return undefined
 }
 
-export function sendApiError(reply: FastifyReply, err: ApiError) {
-  reply.code(err.statusCode).headers(err.headers).send(err.body())
+export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
+  return reply.code(err.statusCode).headers(err.headers).send(err.body())
 }
 
 export default fp(
   async (app) => {
-    app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    app.setErrorHandler(async (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       if (err instanceof ClientClosedError) {
         // Nobody is listening: no response, no 5xx in the metrics; the request was refunded.
         request.log.info('client closed the connection before the answer')
         reply.hijack()
         reply.raw.destroy()
-        return
+        return reply
+      }
+      // A request whose token check was deferred (src/plugins/app/auth.ts) has it checked before
+      // any other answer: 401 comes first, and a valid token's answer carries its quota headers.
+      if (request.account?.unverifiedTokenHash && !(err instanceof UnauthorizedError)) {
+        try {
+          await app.verifyDeferredToken(request)
+        } catch (authErr) {
+          err = authErr as FastifyError
+        }
       }
       // A request for no route whose body could not be parsed is still a request for no route.
       if (request.is404) {
@@ -81,7 +90,8 @@ export default fp(
         return sendApiError(reply, api)
       }
       request.log.error({ err }, 'unhandled error')
-      reply.code(500).send({
+      // Returned: an async error handler that returns nothing would send an empty body.
+      return reply.code(500).send({
         error: 'Internal Server Error',
         code: 'INTERNAL_ERROR',
         message: `An unexpected error occurred; quote request id ${request.id} when reporting it`,
@@ -94,5 +104,5 @@ export default fp(
       sendApiError(reply, new NotFoundError(`No route ${request.method} ${path}; see /docs for the API`))
     })
   },
-  { name: 'errors' },
+  { name: 'errors', dependencies: ['auth'] },
 )

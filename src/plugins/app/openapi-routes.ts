@@ -56,7 +56,11 @@ export function validationError(err: ErrorObject, body: unknown): BadRequestErro
   return new BadRequestError('VALIDATION_ERROR', `"${name}" ${err.message}`)
 }
 
-export default fp<{ handlers: Record<string, OperationHandler> }>(
+export default fp<{
+  handlers: Record<string, OperationHandler>
+  /** Operations whose token may be checked together with their quota reservation (auth plugin). */
+  deferTokenCheck?: string[]
+}>(
   async (app, opts) => {
     for (const [path, item] of Object.entries(spec.paths as Record<string, Record<string, any>>)) {
       for (const method of METHODS) {
@@ -70,7 +74,9 @@ export default fp<{ handlers: Record<string, OperationHandler> }>(
         app.route({
           method: method.toUpperCase() as 'GET',
           url: path.replace(/\{(\w+)\}/g, ':$1'),
-          onRequest: secured ? async (request) => app.requireToken(request) : undefined,
+          onRequest: secured
+            ? async (request) => app.requireToken(request, { deferrable: opts.deferTokenCheck?.includes(op.operationId) })
+            : undefined,
           preValidation: validate
             ? async (request) => {
                 if (!validate(request.body)) throw validationError(validate.errors![0], request.body)

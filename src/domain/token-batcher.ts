@@ -1,0 +1,38 @@
+// Token look-ups, coalesced per node (src/domain/batcher.ts): the look-ups that arrive while one
+// is in flight are answered by one `token_hash = any($hashes)` statement. Every request still
+// gets the database's answer from a statement sent after it arrived, so a token revoked through
+// any node before the request arrived is refused, exactly as with one statement per request.
+// Nothing about a token is kept between statements.
+import type { TokenPrincipal, TokensRepository } from '../db/repositories/tokens.ts'
+import { createBatcher } from './batcher.ts'
+
+/** Look-ups answered by one statement at most. */
+const MAX_BATCH = 256
+
+interface Lookup {
+  hash: string
+  now: Date
+}
+
+export function withBatchedTokenLookups(tokens: TokensRepository): TokensRepository {
+  const lookup = createBatcher<Lookup, TokenPrincipal | undefined>({
+    maxBatch: () => MAX_BATCH,
+    // One lane per UTC day (the day picks today's usage row). The effective plan is taken at the
+    // latest of the batch's times: the statement runs after all of them, as a later one would.
+    async run(day, batch) {
+      const now = batch.reduce((t, w) => (w.item.now > t ? w.item.now : t), batch[0].item.now)
+      if (batch.length === 1) return batch[0].resolve(await tokens.findActiveByHash(batch[0].item.hash, day, now))
+      const hashes = [...new Set(batch.map((w) => w.item.hash))]
+      const found = new Map((await tokens.findActiveByHashes(hashes, day, now)).map(({ hash, ...principal }) => [hash, principal]))
+      // Each request gets its own copy: callers update `used` on theirs.
+      for (const w of batch) {
+        const p = found.get(w.item.hash)
+        w.resolve(p && { ...p })
+      }
+    },
+  })
+  return {
+    ...tokens,
+    findActiveByHash: (hash, day, now) => lookup(day, { hash, now }),
+  }
+}

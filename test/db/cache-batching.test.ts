@@ -1,0 +1,59 @@
+// Batched reads and writes of the shared cache level (src/analysis/cache-batcher.ts) against
+// each driver: the same answers as one statement per call, in fewer statements.
+import t from 'tap'
+import { DRIVERS, openTestDatabase } from '../helpers/app.ts'
+import { createRepositories } from '../../src/db/repositories/index.ts'
+import { createAccount } from '../../src/domain/accounts.ts'
+import { withBatchedCacheStatements } from '../../src/analysis/cache-batcher.ts'
+import type { CacheRepository } from '../../src/db/repositories/cache.ts'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+const NOW = new Date('2026-11-22T12:00:00Z')
+const before = (ms: number) => new Date(NOW.getTime() - ms)
+
+for (const driver of DRIVERS) {
+  t.test(`cache statements are batched and exact (${driver})`, async (t) => {
+    const { database } = await openTestDatabase(t, driver)
+    const repos = createRepositories(database.db)
+    const deps = { repos, clock: () => NOW }
+    const a = await createAccount(deps, { email: `ca-${driver}@example.com`, plan: 'free' })
+    const b = await createAccount(deps, { email: `cb-${driver}@example.com`, plan: 'free' })
+    const statements = { get: 0, getMany: 0, put: 0, putMany: 0 }
+    const counted: CacheRepository = {
+      ...repos.cache,
+      get: (...x) => (statements.get++, repos.cache.get(...x)),
+      getMany: (...x) => (statements.getMany++, repos.cache.getMany(...x)),
+      put: (...x) => (statements.put++, repos.cache.put(...x)),
+      putMany: (...x) => (statements.putMany++, repos.cache.putMany(...x)),
+    }
+    const cache = withBatchedCacheStatements(counted)
+
+    // An old entry (more than 24 hours) and a live one, written directly.
+    await repos.cache.put(a.id, 'old', 'old payload', before(DAY_MS + 1000), before(2 * DAY_MS))
+    await repos.cache.put(a.id, 'live', 'first payload', before(1000), before(DAY_MS + 1000))
+
+    const put = (accountId: string, key: string, payload: string) => cache.put(accountId, key, payload, NOW, before(DAY_MS))
+    const written = await Promise.all([
+      put(a.id, 'k1', 'p1'),
+      put(a.id, 'k2', 'p2'),
+      put(b.id, 'k1', 'b1'), // same key, another account: another entry
+      put(a.id, 'k2', 'p2 again'), // the same entry twice in one batch
+      put(a.id, 'old', 'new payload'), // an expired row is replaced
+      put(a.id, 'live', 'second payload'), // a live row wins
+    ])
+    t.same(written.slice(0, 5), Array(5).fill(NOW), 'written entries report their time')
+    t.same(written[5], NOW, 'a kept entry reports the caller time, as put does')
+    t.same(statements, { get: 0, getMany: 0, put: 1, putMany: 1 }, 'a lone write, then one for the five that waited')
+
+    const get = (accountId: string, key: string) => cache.get(accountId, key, before(DAY_MS))
+    const read = await Promise.all([get(a.id, 'k1'), get(a.id, 'k2'), get(b.id, 'k1'), get(b.id, 'k2'), get(a.id, 'old'), get(a.id, 'live'), get(a.id, 'k1')])
+    t.same(
+      read.map((r) => r?.payload),
+      ['p1', 'p2', 'b1', undefined, 'new payload', 'first payload', 'p1'],
+      'each call gets its own entry; the first write of a key won; the expired row was replaced',
+    )
+    t.same(read[5]!.createdAt, before(1000), 'the kept entry keeps its time')
+    t.equal(statements.get + statements.getMany, 2, 'a lone read, then one for the six that waited')
+    t.equal(await cache.get(a.id, 'live', before(500)), undefined, 'an entry older than the cut-off is not returned')
+  })
+}
