@@ -23,6 +23,8 @@ export interface Config {
   analysisTimeoutMs: number
   /** Behind a reverse proxy: trust X-Forwarded-* from it (for client IPs and HTTPS detection). */
   trustProxy: boolean
+  /** After SIGTERM, how long requests in flight may take before the process exits anyway. */
+  shutdownGraceMs: number
 }
 
 export class ConfigError extends Error {
@@ -74,5 +76,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     analysisQueueMax: integer(env, 'ANALYSIS_QUEUE_MAX', 64, 1, 100_000),
     analysisTimeoutMs: integer(env, 'ANALYSIS_TIMEOUT_MS', 10_000, 100, 600_000),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
   }
 }

@@ -21,8 +21,8 @@ try {
 }
 const app = await buildApp({ config, database })
 
-// SIGTERM/SIGINT: stop accepting, let requests in flight finish (up to 10 s), then close the database.
-closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+// SIGTERM/SIGINT: stop accepting, let requests in flight finish (up to SHUTDOWN_GRACE_MS), then close the database.
+closeWithGrace({ delay: config.shutdownGraceMs }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'shutting down after an error')
   else app.log.info({ signal }, 'shutting down')
   await app.close()
