@@ -63,9 +63,9 @@ for (const driver of DRIVERS) {
   })
 
   t.test(`150 concurrent requests against 99 remaining: exactly 99 succeed (${driver})`, async (t) => {
-    const h = await buildTestApp(t, { driver })
+    const h = await buildTestApp(t, { driver, clock: manualClock() }) // noon: one UTC day throughout
     const { account, token } = await h.account('free')
-    const day = new Date().toISOString().slice(0, 10)
+    const day = '2026-11-22'
     await h.repos.usage.reserve(account.id, day, 100)
     const results = await Promise.all(Array.from({ length: 150 }, (_, i) => analyze(h, token, i % 5)))
     const codes = results.map((r) => r.statusCode)

@@ -2,13 +2,15 @@
 // mid-request. (A worker killed mid-analysis: pool.test.ts; SIGTERM: shutdown.test.ts.)
 import t from 'tap'
 import { request as httpRequest } from 'node:http'
-import { buildTestApp, englishText } from '../helpers/app.ts'
+import { buildTestApp, englishText, manualClock } from '../helpers/app.ts'
 import { openDatabase } from '../../src/db/client.ts'
 import { createPoolAnalyzer } from '../../src/analysis/pool.ts'
 import { startThrowawayPostgres, throwawayPostgresUnavailable } from './helpers/throwaway-postgres.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const today = () => new Date().toISOString().slice(0, 10)
+// The apps run on a fixed noon, so that every count lands on one UTC day whenever the test runs.
+const clock = manualClock()
+const today = () => '2026-11-22'
 
 async function until(cond: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
   const end = Date.now() + ms
@@ -24,8 +26,10 @@ t.test('PostgreSQL stopped under load: bounded 503s, no 500, no over-counting, r
   t.teardown(() => pg.destroy())
   const database = await openDatabase({ databaseUrl: pg.url, dataDir: 'unused', maxConnections: 10 })
   t.teardown(() => database.close())
-  const h = await buildTestApp(t, { database })
-  const { account, token } = await h.account('starter')
+  const h = await buildTestApp(t, { database, clock })
+  // Business (50,000 a day): the load below must never meet the daily limit, or 429s would
+  // hide the recovery this test looks for.
+  const { account, token } = await h.account('business')
   const headers = { authorization: `Bearer ${token}` }
 
   type Sample = { at: number; ms: number; status: number; code?: string; retryAfter?: string; route: string }
@@ -92,7 +96,7 @@ t.test('a client that disconnects mid-request is not counted; a queued analysis 
     timeoutMs: 20_000,
     filename: new URL('../fixtures/workers/scripted-worker.mjs', import.meta.url).href,
   })
-  const h = await buildTestApp(t, { analyzer })
+  const h = await buildTestApp(t, { analyzer, clock })
   const { account, token } = await h.account('free')
   await h.app.listen({ port: 0, host: '127.0.0.1' })
   const port = (h.app.server.address() as { port: number }).port

@@ -2,7 +2,7 @@
 // in-process cache, each on a real loopback port: everything one node needs from another is
 // in the database. Needs TEST_DATABASE_URL (a PostgreSQL server); .ci/run sets it.
 import t from 'tap'
-import { buildTestApp, englishText, freshPostgresUrl } from '../helpers/app.ts'
+import { buildTestApp, englishText, freshPostgresUrl, manualClock } from '../helpers/app.ts'
 import { openDatabase } from '../../src/db/client.ts'
 import { revokeToken } from '../../src/domain/tokens.ts'
 import { changePlan } from '../../src/domain/billing.ts'
@@ -13,9 +13,12 @@ t.test('three nodes on one database', { skip }, async (t) => {
   const { url, drop } = await freshPostgresUrl()
   t.teardown(drop)
   const nodes: { h: Awaited<ReturnType<typeof buildTestApp>>; base: string }[] = []
+  // One fixed instant (noon) for every node: counts land on one UTC day whenever the test runs.
+  const clock = manualClock()
+  const day = '2026-11-22'
   for (let i = 0; i < 3; i++) {
     const database = await openDatabase({ databaseUrl: url, dataDir: 'unused', maxConnections: 10 })
-    const h = await buildTestApp(t, { database })
+    const h = await buildTestApp(t, { database, clock })
     t.teardown(() => database.close())
     await h.app.listen({ port: 0, host: '127.0.0.1' })
     nodes.push({ h, base: `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}` })
@@ -34,7 +37,6 @@ t.test('three nodes on one database', { skip }, async (t) => {
 
   t.test('the quota stays exact under concurrent load spread over the nodes', async (t) => {
     const { account, token } = await a.h.account('free')
-    const day = new Date().toISOString().slice(0, 10)
     for (let i = 0; i < 10; i++) await a.h.repos.usage.reserve(account.id, day, 100)
     // 150 concurrent requests round-robin over the three nodes against 90 remaining; some texts
     // repeat, so cached answers (which count too) mix with fresh analyses.
@@ -74,10 +76,9 @@ t.test('three nodes on one database', { skip }, async (t) => {
 
   t.test('a plan upgrade is seen by every node at once', async (t) => {
     const { account, token } = await a.h.account('free')
-    const day = new Date().toISOString().slice(0, 10)
     for (let i = 0; i < 100; i++) await a.h.repos.usage.reserve(account.id, day, 100)
     for (const n of nodes) t.equal((await call(n, token, '/v1/analyze', englishText(7))).status, 429)
-    await changePlan({ repos: c.h.repos, clock: () => new Date() }, account.id, 'starter')
+    await changePlan({ repos: c.h.repos, clock }, account.id, 'starter')
     for (const n of nodes) {
       const q = await call(n, token, '/v1/quota')
       t.equal(q.body.plan, 'starter', `${n.base} sees the new plan`)
