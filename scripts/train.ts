@@ -36,5 +36,6 @@ if (want('relations')) {
 
 if (want('sentiment')) {
   const { trainSentiment } = await import('./nlp/train-sentiment.ts')
-  trainSentiment({ out: path.join(models, 'sentiment.json'), seed: 20211, epochs: 8, l2: Number(process.env.TEA_SENT_L2 ?? 1e-3) })
+  // Settings chosen on the NewsMTSC held-out 15% (our dev set), see MODEL.md.
+  trainSentiment({ out: path.join(models, 'sentiment.bin.gz'), seed: 20211, epochs: 8, hidden: 64, top: 30_000, dropout: 0.2, lr: 1e-3, l2: 1e-4 })
 }

@@ -9,13 +9,13 @@ import type { Analysis, AnalyzeOptions, ExtractedRelation } from './types.ts'
 export { detectLanguage } from './language.ts'
 export { extractMentions } from './mentions.ts'
 
-export const MODEL_NAME = 'tea-extract-1.1.0'
+export const MODEL_NAME = 'tea-extract-1.2.0'
 // One list, in the contract: the service reads it from types.ts without loading the models.
 export { SUPPORTED_LANGUAGES } from './types.ts'
 
 // Resolved from this file so that it works from any working directory and in worker threads.
 const relationModel = loadRelationModel(new URL('../../models/relations.json', import.meta.url))
-const sentimentModel = loadSentimentModel(new URL('../../models/sentiment.json', import.meta.url))
+const sentimentModel = loadSentimentModel(new URL('../../models/sentiment.bin.gz', import.meta.url))
 
 /** Sentiment expressed towards the target spans in one sentence (used by analyze and eval). */
 export function targetSentiment(doc: Tokenized, targets: Span[], sent: number, words = wordHashes(doc)) {

