@@ -5,11 +5,15 @@ import { readFileSync } from 'node:fs'
 import type { Tokenized } from './tokens.ts'
 import type { Sentiment } from './types.ts'
 import { feat, fnv } from './features.ts'
+import { IdIndex } from './tables.ts'
 
 export const POLARITIES: Sentiment[] = ['positive', 'neutral', 'negative']
 
 export interface SentimentModel {
-  weights: Map<number, Float32Array>
+  /** Feature id → row of `weights`. */
+  features: IdIndex
+  /** Row-major, one column per class in POLARITIES order. */
+  weights: Float32Array
   /** Word hash → AFINN valence. */
   lexicon: Map<number, number>
 }
@@ -23,9 +27,15 @@ export interface SentimentModelFile {
 
 export function parseSentimentModel(j: SentimentModelFile): SentimentModel {
   if (j.format !== 'tea-sentiment-2') throw new Error(`sentiment: unknown model format "${j.format}"`)
-  const weights = new Map<number, Float32Array>()
-  for (const [k, v] of Object.entries(j.weights)) weights.set(Number(k), Float32Array.from(v))
-  return { weights, lexicon: new Map(Object.entries(j.lexicon).map(([k, v]) => [Number(k), v])) }
+  const ids: number[] = []
+  const weights: number[] = []
+  for (const k in j.weights) {
+    const v = j.weights[k]
+    if (v.length !== 3) throw new Error(`sentiment: feature ${k} has ${v.length} weights, expected 3`)
+    ids.push(Number(k))
+    weights.push(v[0], v[1], v[2])
+  }
+  return { features: new IdIndex(ids), weights: Float32Array.from(weights), lexicon: new Map(Object.entries(j.lexicon).map(([k, v]) => [Number(k), v])) }
 }
 
 export function loadSentimentModel(path: URL): SentimentModel {
@@ -101,12 +111,13 @@ export function sentimentFeatures(doc: Tokenized, words: Uint32Array, targets: S
 /** Class probabilities (POLARITIES order) of a feature list. */
 export function sentimentScores(m: SentimentModel, feats: number[]): number[] {
   const z = [0, 0, 0]
+  const w = m.weights
   for (const f of feats) {
-    const w = m.weights.get(f)
-    if (!w) continue
-    z[0] += w[0]
-    z[1] += w[1]
-    z[2] += w[2]
+    const r = m.features.row(f)
+    if (r < 0) continue
+    z[0] += w[3 * r]
+    z[1] += w[3 * r + 1]
+    z[2] += w[3 * r + 2]
   }
   const mx = Math.max(...z)
   const e = z.map((v) => Math.exp(v - mx))
