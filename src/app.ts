@@ -70,9 +70,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Only JSON bodies are accepted; any other type is a 400 UNSUPPORTED_MEDIA_TYPE.
   app.removeContentTypeParser('text/plain')
 
-  // Only the light language detector loads on this thread; the entity model loads where the
-  // analysis runs (here for the inline analyzer, in each worker for the pool).
-  const { detectLanguage } = await import('./nlp/language.ts')
+  // Only the light language detector loads on this thread (now, not on the first request); the
+  // entity model loads where the analysis runs (here for the inline analyzer, in each worker for the pool).
+  const { detectLanguage, languageDetector } = await import('./nlp/language.ts')
+  languageDetector()
   const repos = createRepositories(database.db)
   // The hot-path statements are coalesced per node: concurrent requests share statements.
   repos.usage = withBatchedReservations(repos.usage)

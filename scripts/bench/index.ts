@@ -85,14 +85,33 @@ function startProcess(name: string, argv: string[], env: Record<string, string>,
 
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn'
 
+/**
+ * How `npm start` runs the server: its environment settings and node flags (memory settings,
+ * see docs/operations.md), read from package.json so that the bench measures what production
+ * runs. The server is then started with node directly, so that its pid is the server's.
+ */
+function startCommand(script: string): { env: Record<string, string>; nodeArgs: string[]; entry: string } {
+  const words = script.trim().split(/\s+/)
+  const env: Record<string, string> = {}
+  while (words.length && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
+    const [k, ...v] = words.shift()!.split('=')
+    env[k] = v.join('=')
+  }
+  if (words.shift() !== 'tsx' || !words.length) throw new Error(`bench: cannot read the start script "${script}" (expected "[VAR=value…] tsx [--flag…] <entry>")`)
+  const entry = words.pop()!
+  if (!words.every((w) => w.startsWith('--'))) throw new Error(`bench: cannot read the start script "${script}" (flags must be --flag[=value])`)
+  return { env, nodeArgs: words, entry }
+}
+const START = startCommand((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)
+
 async function startNode(databaseUrl: string, env: Record<string, string> = {}) {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the servers.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [...START.nodeArgs, ...nodeArgs, '--import', 'tsx', START.entry], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL, ANALYSIS_WORKERS: String(WORKERS), ...env },
+    env: { ...process.env, ...START.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL, ANALYSIS_WORKERS: String(WORKERS), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   children.push(child)
@@ -229,7 +248,12 @@ async function startNginx(upstreams: string[]): Promise<{ url: string; child: Ch
   writeFileSync(conf, nginxConfig(port, upstreams.map((u) => new URL(u).host), dir))
   const child = spawn('/usr/sbin/nginx', ['-p', dir, '-c', conf], { stdio: 'inherit' })
   children.push(child)
+  // Without a listener a failed spawn (nginx not installed) would end the bench at once,
+  // leaving its server and database behind.
+  let failed: Error | undefined
+  child.once('error', (err) => (failed = err))
   for (let i = 0; i < 100; i++) {
+    if (failed) throw new Error(`nginx: ${failed.message} (Debian: apt-get install nginx-light)`)
     try {
       await fetch(`http://127.0.0.1:${port}/healthz`)
       return { url: `http://127.0.0.1:${port}`, child }
@@ -381,7 +405,17 @@ async function main() {
     return finish(loadAtStart)
   }
 
-  // 4. Nodes behind nginx: one node direct (baseline), one node via nginx, three nodes via nginx.
+  try {
+    await behindNginx(node, auth, cachedBody, text2k, dbUrl)
+  } catch (err) {
+    log(`nginx scenarios skipped: ${(err as Error).message}`)
+    rows.push({ scenario: 'nodes behind nginx', result: { rps: NaN, p50: NaN, p99: NaN, total: 0 }, note: `skipped: ${(err as Error).message}` })
+  }
+  return finish(loadAtStart)
+}
+
+/** 4. Nodes behind nginx: one node direct (baseline), one node via nginx, three nodes via nginx. */
+async function behindNginx(node: { child: ChildProcess; url: string }, auth: Record<string, string>, cachedBody: string, text2k: string, dbUrl: string) {
   const oneDirect = await load({ url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 32 })
   record('one node direct: cached analyze, 32 conns', oneDirect)
   const oneQuota = await load({ url: `${node.url}/v1/quota`, headers: auth, connections: 32 })
@@ -404,14 +438,13 @@ async function main() {
   rows.push({ scenario: 'peak RSS, three nodes with 1 worker each', result: { rps: NaN, p50: NaN, p99: NaN, total: 0 }, note: peaks.map((p) => `${fmt(p / 2 ** 20)} MB`).join(', ') })
   await stop(nginx3.child)
   await Promise.all(three.map((n) => stop(n.child)))
-  finish(loadAtStart)
 }
 
 async function finish(loadAtStart: number) {
   const { loadavg } = await import('node:os')
   printTable()
   process.stdout.write(
-    `\nmachine: ${(await import('node:os')).cpus().length} cores, node ${process.version}; ${DURATION} s per scenario; server: node --import tsx src/server.ts, LOG_LEVEL=${LOG_LEVEL}; ` +
+    `\nmachine: ${(await import('node:os')).cpus().length} cores, node ${process.version}; ${DURATION} s per scenario; server: ${Object.entries(START.env).map(([k, v]) => `${k}=${v} `).join('')}node ${[...START.nodeArgs, '--import', 'tsx', START.entry].join(' ')}, LOG_LEVEL=${LOG_LEVEL}; ` +
       `1-min load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end (other work on the machine skews the figures)\n`,
   )
 }

@@ -23,6 +23,19 @@ export interface PoolOptions {
 
 export const DEFAULT_WORKER = new URL('./worker.mjs', import.meta.url).href
 
+/**
+ * V8 heap limits of each worker. A worker holds ~40 MB of live model and engine data and
+ * little else (analyses are pure), yet with V8's defaults on a large machine (an old generation
+ * allowed to grow to gigabytes, a 48 MB young generation) each worker's heap grew by another
+ * 50–90 MB of garbage under load before collecting it. An old-generation limit of 256 MB makes
+ * V8 grow the heap conservatively (its growing factor is 1.3 at or below that size, up to 4 on
+ * big heaps), and a 16 MB young generation keeps scavenges cheap without promoting analysis
+ * temporaries: peak RSS per worker ~50 MB lower, CPU time per analysis unchanged (measured on
+ * 2,000- and 30,000-character texts). 256 MB is several times a 30,000-character analysis'
+ * need; a worker that exceeds it anyway is stopped by V8 and replaced like a crashed one.
+ */
+export const WORKER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } as const
+
 /** A short text run once per worker at start-up, so that readiness means "model loaded". */
 const WARM_UP: WorkerTask = {
   text: 'Tim Cook is the chief executive of Apple, which is based in Cupertino, California.',
@@ -42,6 +55,7 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
     maxQueue: opts.queueMax,
     concurrentTasksPerWorker: 1,
     idleTimeout: Number.POSITIVE_INFINITY,
+    resourceLimits: WORKER_RESOURCE_LIMITS,
   })
   // Without a listener, a worker's start-up error would be rethrown as an uncaught exception.
   pool.on('error', (err) => opts.onWorkerError?.(err))

@@ -20,8 +20,13 @@ export const MAX_GAZ_WORDS = 4
 export const GAZ_PREFIX = 1 << 30
 const GAZ_CLASS_MASK = (1 << GAZ_CLASSES.length) - 1
 
-/** Hash of a lower-cased phrase → bitmask of GAZ_CLASSES. */
+/** Hash of a lower-cased phrase → bitmask of GAZ_CLASSES, as training builds it. */
 export type Gazetteer = Map<number, number>
+
+/** What tagging reads of a gazetteer: the Map of training, or the compact IdIntMap (./tables.ts) of a loaded model. */
+export interface GazetteerLookup {
+  get(phrase: number): number | undefined
+}
 
 const FNV_OFFSET = 0x811c9dc5
 const FNV_PRIME = 0x01000193
@@ -208,7 +213,7 @@ export interface DocInfo {
  * Per-document facts the token features read: forms and their hashes, headline sentences
  * (all caps, so capitalisation says nothing there), gazetteer matches, document-wide casing.
  */
-export function docInfo(doc: Tokenized, gazetteer: Gazetteer, clusters?: ClusterIndex): DocInfo {
+export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: ClusterIndex): DocInfo {
   const n = doc.tokens.length
   const info: DocInfo = {
     lower: new Array<string>(n),
@@ -312,7 +317,7 @@ export function docInfo(doc: Tokenized, gazetteer: Gazetteer, clusters?: Cluster
 }
 
 /** Longest gazetteer phrase starting at each token, marked B/I/L/U per class. */
-function matchGazetteer(first: number, last: number, info: DocInfo, gazetteer: Gazetteer): void {
+function matchGazetteer(first: number, last: number, info: DocInfo, gazetteer: GazetteerLookup): void {
   for (let i = first; i < last; i++) {
     let h = 0
     let best = 0

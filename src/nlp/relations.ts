@@ -10,6 +10,7 @@ import type { Entity, EntityType } from './entities.ts'
 import type { RelationType } from './types.ts'
 import { feat, fnv } from './features.ts'
 import { calibrate, type Calibration } from './calibration.ts'
+import { IdIndex } from './tables.ts'
 
 /** A mention (or a resolved pronoun) pointing at its canonical entity. */
 export interface Anchor {
@@ -149,7 +150,9 @@ function betweenText(doc: Tokenized, from: number, to: number): string {
 }
 
 export interface RelationModel {
-  weights: Map<number, number>
+  /** Feature id → index into `weights`. */
+  features: IdIndex
+  weights: Float64Array
   calibration: Calibration
   /** Minimum classifier score for a relation to be reported (chosen on training folds). */
   threshold: number
@@ -239,7 +242,10 @@ function gapOf(x: Anchor, y: Anchor): number {
 
 export function relatednessScore(model: RelationModel, feats: number[]): number {
   let z = 0
-  for (const f of feats) z += model.weights.get(f) ?? 0
+  for (const f of feats) {
+    const r = model.features.row(f)
+    z += r < 0 ? 0 : model.weights[r]
+  }
   return 1 / (1 + Math.exp(-z))
 }
 
@@ -294,5 +300,12 @@ export interface RelationModelFile {
 
 export function parseRelationModel(j: RelationModelFile): RelationModel {
   if (j.format !== 'tea-relations-2') throw new Error(`relations: unknown model format "${j.format}"`)
-  return { weights: new Map(Object.entries(j.weights).map(([k, v]) => [Number(k), v])), calibration: j.calibration, threshold: j.threshold, patternConfidence: j.patternConfidence }
+  const ids = Object.keys(j.weights)
+  return {
+    features: new IdIndex(ids.map(Number)),
+    weights: Float64Array.from(ids, (k) => j.weights[k]),
+    calibration: j.calibration,
+    threshold: j.threshold,
+    patternConfidence: j.patternConfidence,
+  }
 }

@@ -5,8 +5,14 @@ import { gunzipSync, gzipSync } from 'node:zlib'
 import type { Tokenized } from './tokens.ts'
 import {
   ALLOWED, B, L, NTAGS, TAGS, TYPES, U, docInfo, dynamicFeatures, fnv, staticFeatures, tagPart, tagType,
-  buildClusterIndex, type ClusterIndex, type DocInfo, type Gazetteer,
+  buildClusterIndex, type ClusterIndex, type DocInfo, type Gazetteer, type GazetteerLookup,
 } from './features.ts'
+import { IdIndex, IdIntMap } from './tables.ts'
+
+/** Word hashes the decoder skips: a Set while training builds it, an IdIndex once loaded. */
+export interface SkipWords {
+  has(word: number): boolean
+}
 
 /** Open-addressing table from feature id to weight row: a few nanoseconds per lookup. */
 export interface TaggerModel {
@@ -15,14 +21,14 @@ export interface TaggerModel {
   mask: number
   /** Row-major, NTAGS columns. */
   weights: Float32Array
-  gazetteer: Gazetteer
+  gazetteer: GazetteerLookup
   /** Surface-word hashes that are O whenever no entity is open (see decode). */
-  skip: Set<number>
+  skip: SkipWords
   /** Word clusters, absent in models trained without them. */
   clusters?: ClusterIndex
 }
 
-export function buildModel(features: ArrayLike<number>, weights: Float32Array, gazetteer: Gazetteer, skip: Set<number>, clusters?: ClusterIndex): TaggerModel {
+export function buildModel(features: ArrayLike<number>, weights: Float32Array, gazetteer: GazetteerLookup, skip: SkipWords, clusters?: ClusterIndex): TaggerModel {
   let cap = 1024
   while (cap < features.length * 2) cap *= 2
   const keys = new Int32Array(cap)
@@ -61,7 +67,7 @@ export function decode(
   doc: Tokenized,
   info: DocInfo,
   score: Scorer,
-  skip: Set<number>,
+  skip: SkipWords,
   onStep?: (i: number, dynamic: number[], predicted: number) => void,
 ): Int32Array {
   const tags = new Int32Array(doc.tokens.length)
@@ -240,7 +246,8 @@ export function loadTagger(path: string | URL): TaggerModel {
   const cc = new Uint16Array(take(header.clusters * 2))
   const weights = new Float32Array(q.length)
   for (let k = 0; k < q.length; k++) weights[k] = q[k] * header.scale
-  const gazetteer: Gazetteer = new Map()
-  for (let k = 0; k < gz.length; k += 2) gazetteer.set(gz[k], gz[k + 1])
-  return buildModel(features, weights, gazetteer, new Set(sk), buildClusterIndex(cw, cc))
+  const phrases = new Int32Array(header.gazetteer)
+  const classes = new Int32Array(header.gazetteer)
+  for (let k = 0; k < header.gazetteer; k++) { phrases[k] = gz[2 * k]; classes[k] = gz[2 * k + 1] }
+  return buildModel(features, weights, new IdIntMap(phrases, classes), new IdIndex(sk), buildClusterIndex(cw, cc))
 }
