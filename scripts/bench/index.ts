@@ -143,6 +143,7 @@ interface LoadResult {
   max?: number
   total: number
   non2xx?: number
+  statuses?: Record<string, number>
   errors?: number
   timeouts?: number
 }
@@ -285,6 +286,9 @@ ${hosts.map((h) => `    server ${h} max_fails=0;`).join('\n')}
   }
   server {
     listen 127.0.0.1:${port};
+    # nginx closes a client connection after 1,000 requests by default; autocannon counts the
+    # request it had already sent on it as a socket error.
+    keepalive_requests 1000000;
     client_max_body_size 1m;
     client_body_buffer_size 1m;
     location / {
@@ -314,8 +318,12 @@ const rows: Row[] = []
 const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '-')
 function record(scenario: string, result: LoadResult, baseline?: { name: string; value: number; mine: number }, note?: string) {
   const errs = (result.non2xx ?? 0) + (result.errors ?? 0) + (result.timeouts ?? 0)
-  rows.push({ scenario, result, baseline: baseline?.name, ratio: baseline ? baseline.mine / baseline.value : undefined, note: [note, errs ? `${errs} non-2xx/errors` : ''].filter(Boolean).join('; ') })
-  log(`${scenario}: ${fmt(result.rps)} req/s p50 ${fmt(result.p50, 2)} ms p99 ${fmt(result.p99, 2)} ms${errs ? ` (${errs} non-2xx/errors)` : ''}`)
+  const detail = [...Object.entries(result.statuses ?? {}).map(([code, n]) => `${code} × ${n}`), result.errors ? `socket errors × ${result.errors}` : '', result.timeouts ? `timeouts × ${result.timeouts}` : '']
+    .filter(Boolean)
+    .join(', ')
+  const errNote = errs ? `${errs} non-2xx/errors (${detail})` : ''
+  rows.push({ scenario, result, baseline: baseline?.name, ratio: baseline ? baseline.mine / baseline.value : undefined, note: [note, errNote].filter(Boolean).join('; ') })
+  log(`${scenario}: ${fmt(result.rps)} req/s p50 ${fmt(result.p50, 2)} ms p99 ${fmt(result.p99, 2)} ms${errs ? ` (${errNote})` : ''}`)
 }
 function printTable() {
   const lines = [

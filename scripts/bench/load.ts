@@ -49,5 +49,11 @@ process.stdout.write(
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+    // Which answers were not 2xx, e.g. {"502": 1}: a count alone does not say whose fault it was.
+    statuses: Object.fromEntries(
+      Object.entries((result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {})
+        .filter(([code]) => !code.startsWith('2'))
+        .map(([code, v]) => [code, v.count]),
+    ),
   }) + '\n',
 )
