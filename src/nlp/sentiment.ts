@@ -4,8 +4,7 @@
 // scopes, weighted by AFINN-165 valence, element-wise maximum) and a few lexicon scalars.
 // The word vectors (a bounded vocabulary, int8 with a scale per row) and the lexicon are baked
 // into the model file; everything is held in typed arrays.
-import { readFileSync } from 'node:fs'
-import { gunzipSync, gzipSync } from 'node:zlib'
+import { encodeModelFile, readModelFile } from './model-file.ts'
 import type { Tokenized } from './tokens.ts'
 import type { Sentiment } from './types.ts'
 import { buildClusterIndex, clusterOf, fnv, NO_CLUSTER, type ClusterIndex } from './features.ts'
@@ -53,27 +52,13 @@ export function encodeSentimentModel(m: SentimentModel, words: Uint32Array, rowO
   const lexH = Uint32Array.from([...m.lexicon.keys()].sort((a, b) => a - b))
   const lexV = Int8Array.from(lexH, (h) => m.lexicon.get(h)!)
   const header: Header = { format: 'tea-sentiment-3', dims: DIMS, inputs: INPUTS, hidden: m.hidden, words: words.length, rows: m.scale.length, lexicon: lexH.length }
-  const h = Buffer.from(JSON.stringify(header), 'utf8')
-  const len = Buffer.alloc(4)
-  len.writeUInt32LE(h.length)
-  const buf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
-  return gzipSync(Buffer.concat([len, h, buf(words), buf(rowOfWord), buf(m.scale), buf(m.vectors), buf(lexH), buf(lexV), buf(m.w1), buf(m.b1), buf(m.w2), buf(m.b2)]), { level: 9 })
+  return encodeModelFile(header, [words, rowOfWord, m.scale, m.vectors, lexH, lexV, m.w1, m.b1, m.w2, m.b2])
 }
 
 export function loadSentimentModel(path: string | URL): SentimentModel {
-  const raw = gunzipSync(readFileSync(path))
-  const hlen = raw.readUInt32LE(0)
-  const header = JSON.parse(raw.subarray(4, 4 + hlen).toString('utf8')) as Header
+  const { header, take } = readModelFile<Header>(path)
   if (header.format !== 'tea-sentiment-3' || header.dims !== DIMS || header.inputs !== INPUTS) {
     throw new Error(`sentiment: model file ${String(path)} has format "${header.format}" that this code does not read`)
-  }
-  // Copy into aligned buffers: the gunzipped body starts at an arbitrary byte offset.
-  let at = 4 + hlen
-  const take = (bytes: number) => {
-    const b = new Uint8Array(bytes)
-    b.set(raw.subarray(at, at + bytes))
-    at += bytes
-    return b.buffer
   }
   const words = new Uint32Array(take(header.words * 4))
   const rowOf = new Uint16Array(take(header.words * 2))

@@ -1,7 +1,6 @@
 // The entity tagger: an averaged perceptron over BILOU tags, decoded greedily left to right
 // under BILOU constraints, with earlier decisions in the document as features.
-import { readFileSync } from 'node:fs'
-import { gunzipSync, gzipSync } from 'node:zlib'
+import { encodeModelFile, readModelFile } from './model-file.ts'
 import type { Tokenized } from './tokens.ts'
 import {
   ALLOWED, B, L, NTAGS, TAGS, TYPES, U, docInfo, dynamicFeatures, fnv, staticFeatures, tagPart, tagType,
@@ -214,29 +213,13 @@ export function encodeTagger(features: Int32Array, weights: Float32Array, gazett
   for (const [h, bits] of gazetteer) { gz[k++] = h; gz[k++] = bits }
   const sk = Uint32Array.from([...skip].sort((a, b) => a - b))
   const header: Header = { format: 'tea-tagger-3', tags: TAGS, scale, features: features.length, gazetteer: gazetteer.size, skip: sk.length, clusters: clusters.words.length }
-  const h = Buffer.from(JSON.stringify(header), 'utf8')
-  const len = Buffer.alloc(4)
-  len.writeUInt32LE(h.length)
-  const parts = [len, h, Buffer.from(features.buffer, features.byteOffset, features.byteLength), Buffer.from(q.buffer), Buffer.from(gz.buffer), Buffer.from(sk.buffer),
-    Buffer.from(clusters.words.buffer, clusters.words.byteOffset, clusters.words.byteLength),
-    Buffer.from(clusters.codes.buffer, clusters.codes.byteOffset, clusters.codes.byteLength)]
-  return gzipSync(Buffer.concat(parts), { level: 9 })
+  return encodeModelFile(header, [features, q, gz, sk, clusters.words, clusters.codes])
 }
 
 export function loadTagger(path: string | URL): TaggerModel {
-  const raw = gunzipSync(readFileSync(path))
-  const hlen = raw.readUInt32LE(0)
-  const header = JSON.parse(raw.subarray(4, 4 + hlen).toString('utf8')) as Header
+  const { header, take } = readModelFile<Header>(path)
   if (header.format !== 'tea-tagger-3' || header.tags.join() !== TAGS.join()) {
     throw new Error(`tagger: model file ${String(path)} has format "${header.format}" and tags that this code does not read`)
-  }
-  // Copy into aligned buffers: the gunzipped body starts at an arbitrary byte offset.
-  let at = 4 + hlen
-  const take = (bytes: number) => {
-    const b = new Uint8Array(bytes)
-    b.set(raw.subarray(at, at + bytes))
-    at += bytes
-    return b.buffer
   }
   const features = new Int32Array(take(header.features * 4))
   const q = new Int16Array(take(header.features * NTAGS * 2))

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql, desc, count, or, lt } from 'drizzle-orm'
+import { and, eq, isNull, sql, desc, count, or, lt, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { apiTokens, accounts, plans, dailyUsage } from '../schema/index.ts'
 import { effectivePlanSql } from './accounts.ts'
@@ -13,40 +13,29 @@ export interface TokenPrincipal {
 }
 
 export function createTokensRepository(db: Db) {
-  // The hot path of every request: prepared once, one round trip for token, account, effective
-  // plan and today's usage. No cache in front of it, so a revocation is seen by every node at once.
-  const lookup = db
-    .select({
-      tokenId: apiTokens.id,
-      accountId: accounts.id,
-      plan: plans.name,
-      limit: plans.dailyLimit,
-      used: sql<number>`coalesce(${dailyUsage.used}, 0)`.mapWith(Number),
-    })
-    .from(apiTokens)
-    .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
-    .innerJoin(plans, eq(plans.name, effectivePlanSql(sql.placeholder('now'))))
-    .leftJoin(dailyUsage, and(eq(dailyUsage.accountId, accounts.id), eq(dailyUsage.day, sql.placeholder('day'))))
-    .where(and(eq(apiTokens.tokenHash, sql.placeholder('hash')), isNull(apiTokens.revokedAt)))
-    .prepare('token_lookup')
-
+  // Token, account, effective plan and today's usage in one round trip, for the tokens that
+  // `where` picks; only unrevoked tokens. No cache in front of it, so a revocation is seen by
+  // every node at once.
+  const principals = (where: SQL) =>
+    db
+      .select({
+        hash: apiTokens.tokenHash,
+        tokenId: apiTokens.id,
+        accountId: accounts.id,
+        plan: plans.name,
+        limit: plans.dailyLimit,
+        used: sql<number>`coalesce(${dailyUsage.used}, 0)`.mapWith(Number),
+      })
+      .from(apiTokens)
+      .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
+      .innerJoin(plans, eq(plans.name, effectivePlanSql(sql.placeholder('now'))))
+      .leftJoin(dailyUsage, and(eq(dailyUsage.accountId, accounts.id), eq(dailyUsage.day, sql.placeholder('day'))))
+      .where(and(where, isNull(apiTokens.revokedAt)))
+  // The hot path of every request, prepared once.
+  const lookup = principals(eq(apiTokens.tokenHash, sql.placeholder('hash'))).prepare('token_lookup')
   // The same for many tokens in one statement (src/domain/token-batcher.ts): the look-ups that
   // arrive while one is in flight are answered together. The hashes go as one text[] parameter.
-  const lookupMany = db
-    .select({
-      hash: apiTokens.tokenHash,
-      tokenId: apiTokens.id,
-      accountId: accounts.id,
-      plan: plans.name,
-      limit: plans.dailyLimit,
-      used: sql<number>`coalesce(${dailyUsage.used}, 0)`.mapWith(Number),
-    })
-    .from(apiTokens)
-    .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
-    .innerJoin(plans, eq(plans.name, effectivePlanSql(sql.placeholder('now'))))
-    .leftJoin(dailyUsage, and(eq(dailyUsage.accountId, accounts.id), eq(dailyUsage.day, sql.placeholder('day'))))
-    .where(and(sql`${apiTokens.tokenHash} = any(${sql.placeholder('hashes')}::text[])`, isNull(apiTokens.revokedAt)))
-    .prepare('token_lookup_many')
+  const lookupMany = principals(sql`${apiTokens.tokenHash} = any(${sql.placeholder('hashes')}::text[])`).prepare('token_lookup_many')
 
   // Written at most once a minute per token so a busy token does not turn every request into a write.
   const touch = db
@@ -62,8 +51,10 @@ export function createTokensRepository(db: Db) {
 
   return {
     async findActiveByHash(hash: string, day: string, now: Date): Promise<TokenPrincipal | undefined> {
-      const rows = await lookup.execute({ hash, day, now: now.toISOString() })
-      return rows[0]
+      const [row] = await lookup.execute({ hash, day, now: now.toISOString() })
+      if (!row) return undefined
+      const { hash: _hash, ...principal } = row
+      return principal
     },
 
     /** The valid ones among `hashes`, each with its hash; unknown and revoked ones are absent. */
