@@ -6,6 +6,7 @@
 // in an open-addressing table are a few nanoseconds each. Collisions between the ~10^5
 // kept features are negligible at 30 bits.
 import type { Tokenized } from './tokens.ts'
+import { IdIndex } from './tables.ts'
 
 /** Gazetteer classes, one bit each, as stored in the model file. */
 export const GAZ_CLASSES = [
@@ -87,43 +88,26 @@ const T = {
 
 /**
  * Word clusters (see scripts/nlp/clusters.ts): lower-case word hash → 12-bit hierarchical code
- * (5 bits coarse, 4 bits middle, 3 bits fine), in an open-addressing table of typed arrays.
+ * (5 bits coarse, 4 bits middle, 3 bits fine). The same table, with rows for codes, maps words to
+ * rows of the sentiment model's vectors.
  */
 export interface ClusterIndex {
-  keys: Int32Array
+  index: IdIndex
   codes: Uint16Array
-  mask: number
 }
 
 /** Code of a word absent from the cluster table. */
 export const NO_CLUSTER = 0xffff
 
+// Hash 0 is stored and looked up as 1, as the files were built: the two share an entry.
 export function buildClusterIndex(words: ArrayLike<number>, codes: ArrayLike<number>): ClusterIndex {
-  let cap = 1024
-  while (cap < words.length * 2) cap *= 2
-  const keys = new Int32Array(cap)
-  const out = new Uint16Array(cap)
-  const mask = cap - 1
-  for (let r = 0; r < words.length; r++) {
-    const k = words[r] || 1
-    let h = k & mask
-    while (keys[h] !== 0 && keys[h] !== k) h = (h + 1) & mask
-    keys[h] = k
-    out[h] = codes[r]
-  }
-  return { keys, codes: out, mask }
+  return { index: new IdIndex(Array.from(words, (w) => w || 1)), codes: Uint16Array.from(codes) }
 }
 
 export function clusterOf(ix: ClusterIndex | undefined, wordHash: number): number {
   if (!ix) return NO_CLUSTER
-  const k = wordHash || 1
-  let h = k & ix.mask
-  for (;;) {
-    const x = ix.keys[h]
-    if (x === k) return ix.codes[h]
-    if (x === 0) return NO_CLUSTER
-    h = (h + 1) & ix.mask
-  }
+  const r = ix.index.row(wordHash || 1)
+  return r < 0 ? NO_CLUSTER : ix.codes[r]
 }
 
 /** Shape class of a character, as a one-letter code. */
