@@ -170,10 +170,10 @@ function rssOf(pid: number): { rss: number; peak: number } {
 // On a shared, noisy machine req/s swings with whatever else runs; the CPU time the server and
 // its database backends spend per request does much less, so the table shows both.
 const CLK_TCK = 100 // USER_HZ on Linux
-function cpuSeconds(pid: number): number {
+function cpuSeconds(pid: number, task?: number): number {
   try {
     // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const stat = readFileSync(task === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${task}/stat`, 'utf8')
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     return (Number(f[11]) + Number(f[12])) / CLK_TCK
   } catch {
@@ -191,18 +191,41 @@ async function dbBackendPids(dbUrl: string): Promise<number[]> {
 }
 interface CpuNote {
   server: number
+  /** Of `server`, the main thread's (the event loop: HTTP, auth, quota, cache, language). */
+  main: number
   db: number
+  /** Mean time of one extraction inside a worker (from /metrics), if any ran. */
+  workerMs?: number
+}
+/** The sum and count of the analysis-time histogram, from the node's /metrics. */
+async function analysisTime(url: string | undefined): Promise<{ sum: number; count: number }> {
+  if (!url) return { sum: 0, count: 0 }
+  const text = await (await fetch(`${url}/metrics`)).text()
+  const num = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0)
+  return { sum: num('analysis_duration_seconds_sum'), count: num('analysis_duration_seconds_count') }
 }
 /** Runs a load and reports the CPU µs per request of `pid` (the server) and of the bench database's backends. */
-async function measured(pid: number, dbUrl: string | undefined, spec: Record<string, unknown>): Promise<LoadResult & { cpu: CpuNote }> {
+async function measured(pid: number, dbUrl: string | undefined, spec: Record<string, unknown>, nodeUrl?: string): Promise<LoadResult & { cpu: CpuNote }> {
   const backends = dbUrl ? await dbBackendPids(dbUrl) : []
-  const before = { server: cpuSeconds(pid), db: backends.reduce((s, p) => s + cpuSeconds(p), 0) }
+  const sample = async () => ({ server: cpuSeconds(pid), main: cpuSeconds(pid, pid), db: backends.reduce((s, p) => s + cpuSeconds(p), 0), analysis: await analysisTime(nodeUrl) })
+  const before = await sample()
   const result = await load(spec)
-  const after = { server: cpuSeconds(pid), db: backends.reduce((s, p) => s + cpuSeconds(p), 0) }
+  const after = await sample()
   const per = (a: number, b: number) => ((a - b) * 1e6) / Math.max(1, result.total)
-  return { ...result, cpu: { server: per(after.server, before.server), db: per(after.db, before.db) } }
+  const analyses = after.analysis.count - before.analysis.count
+  return {
+    ...result,
+    cpu: {
+      server: per(after.server, before.server),
+      main: per(after.main, before.main),
+      db: per(after.db, before.db),
+      workerMs: analyses > 0 ? ((after.analysis.sum - before.analysis.sum) * 1000) / analyses : undefined,
+    },
+  }
 }
-const cpuNote = (r: { cpu: CpuNote }) => `CPU/req: server ${fmt(r.cpu.server)} µs, db ${fmt(r.cpu.db)} µs`
+const cpuNote = (r: { cpu: CpuNote }) =>
+  `CPU/req: server ${fmt(r.cpu.server)} µs (main thread ${fmt(r.cpu.main)}), db ${fmt(r.cpu.db)} µs` +
+  (r.cpu.workerMs === undefined ? '' : `; one extraction in a worker ${fmt(r.cpu.workerMs * 1000)} µs`)
 
 // ---- database ----
 async function benchDatabase(): Promise<string> {
@@ -384,7 +407,7 @@ async function main() {
     record(`wink readDoc in-process, 1 thread (${label} chars)`, wink)
     const inproc = await runNode(['scripts/bench/inprocess.ts', 'analyze', join(tmp, file), String(DURATION)])
     record(`service analyze() in-process, 1 thread (${label} chars)`, inproc, { name: 'wink readDoc', value: wink.rps, mine: inproc.rps })
-    const http = await measured(node.child.pid!, dbUrl, { url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, uniqueText: text, connections: 8 })
+    const http = await measured(node.child.pid!, dbUrl, { url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, uniqueText: text, connections: 8 }, node.url)
     record(
       `POST /v1/analyze uncached, ${WORKERS} workers (${label} chars)`,
       http,
