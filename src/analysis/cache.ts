@@ -21,6 +21,8 @@ export interface CacheKey {
 export interface CachedAnalysis {
   analysis: Analysis
   createdAt: Date
+  /** The default-options response text of the analysis, written on first use (response-body.ts). */
+  body?: string
 }
 
 /** `languageHint` changes the analysis; the other options are applied after the cache. */
@@ -52,8 +54,9 @@ export function createAnalysisCache(deps: { repo: CacheRepository; clock: Clock;
     deps.maxBytes > 0
       ? new LRUCache<string, CachedAnalysis>({
           maxSize: deps.maxBytes,
-          // UTF-16 in memory: about two bytes a character of the serialised result.
-          sizeCalculation: (v) => JSON.stringify(v.analysis).length * 2 + 64,
+          // The objects take about two bytes a character of the serialised result, and the
+          // response text kept beside them (`body`, counted before it exists) about one more.
+          sizeCalculation: (v) => JSON.stringify(v.analysis).length * 3 + 64,
           ttlAutopurge: false,
         })
       : undefined

@@ -9,7 +9,7 @@ import type { RefundQueue } from '../domain/refunds.ts'
 import { ServiceUnavailableError } from '../errors.ts'
 import type { Analysis } from '../nlp/types.ts'
 import type { Analyzer } from './analyzer.ts'
-import { cacheKey, type AnalysisCache } from './cache.ts'
+import { cacheKey, type AnalysisCache, type CachedAnalysis } from './cache.ts'
 
 export interface AnalyzeInput {
   text: string
@@ -32,6 +32,8 @@ export interface AnalysisServiceDeps {
 export interface AnalysisOutcome {
   analysis: Analysis
   cached: boolean
+  /** The cache entry of a cache hit. */
+  entry?: CachedAnalysis
 }
 
 export const DEFAULT_MAX_ENTITIES = 50
@@ -61,7 +63,7 @@ export async function analyzeForAccount(
   try {
     let outcome: AnalysisOutcome
     if (hit) {
-      outcome = { analysis: hit.analysis, cached: true }
+      outcome = { analysis: hit.analysis, cached: true, entry: hit }
     } else {
       const analysis = await deps.analyzer.analyze(input.text, { language: language!, signal })
       // The answer is good without the cache write; a database hiccup here must not turn a

@@ -62,3 +62,35 @@ t.test('tokens and submitted text never reach the logs', async (t) => {
   t.notOk(log.includes('Zebulon') || log.includes('Quartermain'), 'no submitted text')
   t.notOk(log.includes('s3cret'), 'no cookie')
 })
+
+t.test('a cache hit answers the same body as the analysis it came from, for every combination of options', async (t) => {
+  const h = await buildTestApp(t)
+  const { token } = await h.account('pro')
+  const text = englishText(13)
+  const send = (options?: Record<string, unknown>) =>
+    h.app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload: options ? { text, options } : { text } })
+  const first = await send()
+  t.equal(first.statusCode, 200)
+  t.match(first.headers['content-type'], /^application\/json; charset=utf-8$/)
+  const fresh = first.json()
+  t.equal(fresh.meta.cached, false)
+  t.ok(fresh.relations.length > 0 && fresh.entities.locations.length > 1, 'the text has relations and several locations')
+  for (let round = 0; round < 2; round++) {
+    // The second round is served from the response text the first round kept on the entry.
+    const hit = await send()
+    t.equal(hit.statusCode, 200)
+    t.match(hit.headers['content-type'], /^application\/json; charset=utf-8$/)
+    const body = hit.json()
+    t.equal(body.meta.cached, true)
+    t.same({ entities: body.entities, relations: body.relations }, { entities: fresh.entities, relations: fresh.relations }, `hit ${round + 1}: same entities and relations`)
+    t.same(Object.keys(body), ['entities', 'relations', 'meta'])
+    t.same(Object.keys(body.meta), ['model', 'language', 'processingMs', 'cached'])
+  }
+  const trimmed = (await send({ maxEntitiesPerType: 1, includeEvidence: false })).json()
+  t.equal(trimmed.meta.cached, true)
+  t.same(trimmed.entities.locations, fresh.entities.locations.slice(0, 1), 'options still apply to a hit')
+  t.ok(trimmed.relations.every((r: Record<string, unknown>) => !('evidence' in r)), 'no evidence when it was turned off')
+  const again = (await send()).json()
+  t.same(again.relations, fresh.relations, 'and a default request after it is not affected by them')
+  t.equal((await send({ maxEntitiesPerType: 50, includeEvidence: true })).json().relations.length, fresh.relations.length, 'explicit defaults equal the defaults')
+})
