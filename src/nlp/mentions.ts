@@ -12,23 +12,29 @@ const tagger = loadTagger(new URL('../../models/ner.bin.gz', import.meta.url))
 const PARTICLE = new Set(['de', 'van', 'von', 'der', 'den', 'da', 'di', 'du', 'dos', 'del', 'della', 'la', 'le', 'al', 'el', 'bin', 'ibn', 'of', 'and', 'for', 'the', '&', "'s", '’s'])
 const MONTH_OR_DAY = /^(january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i
 const CAPITALISED = /^[\p{Lu}\p{N}]/u
+const GREETING = /^(?:hi|hey|hello|dear|rip)$/i
 
 /**
  * Trims a span's edges of words that are not part of a name: lower-case words ("wildcard
  * Alex", "Fed 's decision") and a leading month or weekday ("August National Association…").
- * Only when a capitalised word remains, so all-lower-case names of informal text stay whole.
+ * Only when a capitalised word remains, so all-lower-case names of informal text stay whole;
+ * and in informal text lower-case words are kept ("Donald trump", "Galaxy s 8").
  */
-function trimSpan(doc: Tokenized, first: number, last: number): [number, number] {
+function trimSpan(doc: Tokenized, first: number, last: number, noisy: boolean): [number, number] {
   const toks = doc.tokens
   const notName = (i: number) => {
     const w = toks[i].text
-    return !CAPITALISED.test(w) && !PARTICLE.has(w.toLowerCase()) && /\p{L}/u.test(w)
+    return !noisy && !CAPITALISED.test(w) && !PARTICLE.has(w.toLowerCase()) && /\p{L}/u.test(w)
   }
-  let capitalised = 0
-  for (let i = first; i < last; i++) if (CAPITALISED.test(toks[i].text) && !MONTH_OR_DAY.test(toks[i].text)) capitalised++
-  if (capitalised === 0) return [first, last]
   let a = first
   let b = last
+  // A greeting is not part of the name ("Hi Fleur"), nor are trailing "!", "?" or a lone
+  // apostrophe ("Paul ' s", tokenized apart). No annotated name of the corpora has them.
+  if (b - a > 1 && GREETING.test(toks[a].text)) a++
+  while (b - a > 1 && /^(?:[!?]+|['’])$/.test(toks[b - 1].text)) b--
+  let capitalised = 0
+  for (let i = a; i < b; i++) if (CAPITALISED.test(toks[i].text) && !MONTH_OR_DAY.test(toks[i].text)) capitalised++
+  if (capitalised === 0) return [a, b]
   while (b - a > 1 && (notName(a) || MONTH_OR_DAY.test(toks[a].text))) a++
   while (b - a > 1 && notName(b - 1)) b--
   // A trailing "'s" belongs to the sentence, not the name.
@@ -39,9 +45,10 @@ function trimSpan(doc: Tokenized, first: number, last: number): [number, number]
 /** Typed mentions found by the tagger; MISC (nationalities, events…) has no service type. */
 export function extractMentions(doc: Tokenized): Mention[] {
   const out: Mention[] = []
-  for (const s of tagDocument(tagger, doc)) {
+  const { spans, noisy } = tagDocument(tagger, doc)
+  for (const s of spans) {
     if (s.type === 'MISC') continue
-    const [a, b] = trimSpan(doc, s.first, s.last)
+    const [a, b] = trimSpan(doc, s.first, s.last, noisy)
     out.push(mentionFromTokens(doc.text, doc.tokens, a, b, s.type))
   }
   return out

@@ -177,9 +177,10 @@ export function modelScorer(model: TaggerModel, doc: Tokenized, info: DocInfo): 
   }
 }
 
+/** Entity spans of a document, and whether it reads as informal text (see isNoisy). */
 export function tagDocument(model: TaggerModel, doc: Tokenized) {
   const info = docInfo(doc, model.gazetteer, model.clusters)
-  return spans(decode(doc, info, modelScorer(model, doc, info), model.skip))
+  return { spans: spans(decode(doc, info, modelScorer(model, doc, info), model.skip)), noisy: info.noisy }
 }
 
 // Model file: gzip( uint32 header length | JSON header | int32 feature ids | int16 weights |
