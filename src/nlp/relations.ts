@@ -103,7 +103,7 @@ interface Pattern {
 // Cue phrases for the types CoNLL04 does not annotate, and for born_in, which CoNLL04 folds into Live_In.
 const PATTERNS: Pattern[] = [
   { type: 'born_in', src: ['PER'], tgt: ['LOC'], between: /\bborn\b.*\b(in|at)\b|\bnative of\b|\bbirthplace\b/ },
-  { type: 'founded', src: ['PER', 'ORG'], tgt: ['ORG'], between: /\b(co-?)?found(ed|s|ing)?\b|\b(co-?)?founder of\b|\bestablished\b|\bset up\b|\bcreated\b|\bstarted\b/ },
+  { type: 'founded', src: ['PER', 'ORG'], tgt: ['ORG'], between: /\b(co-?)?found(ed|s|ing)\b|\b(co-?)?founder of\b|\bestablished\b|\bset up\b|\bcreated\b|\bstarted\b/ },
   { type: 'founded', src: ['PER'], tgt: ['ORG'], between: /^(,|'s|’s)?\s*(co-?)?founders?\b|^(,|'s|’s)?\s*the (co-?)?founders?\b/, reversed: true },
   { type: 'acquired', src: ['ORG', 'PER'], tgt: ['ORG', 'OBJ'], between: /\b(acquired?|acquires|acquiring|bought|buys|buying|purchased?|purchases|took over|takes over|take over|takeover of|acquisition of)\b/ },
   { type: 'part_of', src: ['ORG', 'LOC'], tgt: ['ORG'], between: /\b(part|division|unit|subsidiary|arm|branch|department|wing|affiliate) of\b/ },
