@@ -62,13 +62,28 @@ function personShaped(doc: Tokenized, a: number, b: number): boolean {
   return b - a === 3 && /^\p{Lu}\p{Ll}+$/u.test(toks[a].text) && /^\p{Lu}\.$/u.test(toks[a + 1].text) && /^\p{Lu}\p{Ll}+$/u.test(toks[a + 2].text)
 }
 
+const NOT_NAME_START = /^(?:the|a|an|this|that|these|those|its|his|her|their|our|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$/i
+
+/** Token i, just before an organization's name, belongs to it. */
+function joinsOrgName(doc: Tokenized, i: number, taken: Uint8Array): boolean {
+  const t = doc.tokens[i]
+  return !taken[i] && t.sent === doc.tokens[i + 1].sent && i > doc.sentences[t.sent].first && /^\p{Lu}\p{Ll}+$/u.test(t.text) &&
+    !NOT_NAME_START.test(t.text) && !PERSON_TITLE.test(t.text) && !MONTH_OR_DAY.test(t.text)
+}
+
 /** Typed mentions found by the tagger; MISC (nationalities, events…) has no service type. */
 export function extractMentions(doc: Tokenized): Mention[] {
   const out: Mention[] = []
   const { spans, noisy } = tagDocument(tagger, doc)
+  const taken = new Uint8Array(doc.tokens.length)
+  for (const s of spans) for (let i = s.first; i < s.last; i++) taken[i] = 1
   for (const s of spans) {
     if (s.type === 'MISC') continue
     let [a, b] = trimSpan(doc, s.first, s.last, noisy)
+    // The tagger often starts an organization's name one word late when that word is also an
+    // ordinary one ("[General] Accounting Office", "[Progressive] Conservative Party"): a
+    // capitalised word right before it, inside the sentence and in no other name, is taken in.
+    if (s.type === 'ORG' && !noisy) while (a > 0 && joinsOrgName(doc, a - 1, taken)) a--
     // A generational suffix is part of a person's name ("Martin Luther King Jr.").
     if (s.type === 'PER' && b < doc.tokens.length && doc.tokens[b].sent === doc.tokens[a].sent && SUFFIX.test(doc.tokens[b].text)) b++
     // No person's name ends in "District" or "Parish": the tagger read a place as a name
