@@ -127,3 +127,64 @@ function plattMap([a, b]: [number, number], steps: number): Calibration {
   }
   return { x, y }
 }
+
+/**
+ * Beta calibration (Kull, Silva Filho & Flach 2017): p = sigmoid(a · ln s − b · ln(1 − s) + c),
+ * fitted by damped Newton's method on the log loss. One parameter more than Platt scaling, so
+ * that the map can bend where the scores of the two classes are not spread alike; stored as
+ * the same step function on a fine grid.
+ */
+export function fitBeta(scores: number[], outcomes: number[], steps = 100): Calibration {
+  const clip = (s: number) => Math.min(1 - 1e-6, Math.max(1e-6, s))
+  const feats = (s: number) => [Math.log(clip(s)), -Math.log(1 - clip(s)), 1]
+  const X = scores.map(feats)
+  const loss = (w: number[]) => {
+    let l = 0
+    for (let i = 0; i < X.length; i++) {
+      const u = w[0] * X[i][0] + w[1] * X[i][1] + w[2]
+      l += (u > 0 ? u + Math.log1p(Math.exp(-u)) : Math.log1p(Math.exp(u))) - outcomes[i] * u
+    }
+    return l
+  }
+  let w = [1, 1, 0]
+  let cur = loss(w)
+  for (let it = 0; it < 100; it++) {
+    const g = [0, 0, 0]
+    const H = [[1e-6, 0, 0], [0, 1e-6, 0], [0, 0, 1e-6]]
+    for (let i = 0; i < X.length; i++) {
+      const x = X[i]
+      const p = 1 / (1 + Math.exp(-(w[0] * x[0] + w[1] * x[1] + w[2])))
+      const h = p * (1 - p)
+      for (let j = 0; j < 3; j++) {
+        g[j] += (p - outcomes[i]) * x[j]
+        for (let k = 0; k < 3; k++) H[j][k] += h * x[j] * x[k]
+      }
+    }
+    const d = solve3(H, g)
+    if (!d) break
+    let t = 1
+    while (t > 1e-6 && loss(w.map((v, j) => v - t * d[j])) > cur) t /= 2
+    if (t <= 1e-6) break
+    w = w.map((v, j) => v - t * d[j])
+    const next = loss(w)
+    if (cur - next < 1e-10) break
+    cur = next
+  }
+  const x: number[] = []
+  const y: number[] = []
+  for (let k = 1; k <= steps; k++) {
+    const [l0, l1] = feats((k - 0.5) / steps)
+    x.push(k === steps ? 1 : +(k / steps).toFixed(6))
+    y.push(+(1 / (1 + Math.exp(-(w[0] * l0 + w[1] * l1 + w[2])))).toFixed(5))
+  }
+  return { x, y }
+}
+
+/** Solves the 3×3 system H d = g by Cramer's rule; undefined when H is singular. */
+function solve3(H: number[][], g: number[]): number[] | undefined {
+  const det = (m: number[][]) =>
+    m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+  const D = det(H)
+  if (Math.abs(D) < 1e-12) return undefined
+  return [0, 1, 2].map((c) => det(H.map((row, r) => row.map((v, k) => (k === c ? g[r] : v)))) / D)
+}

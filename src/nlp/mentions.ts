@@ -12,6 +12,9 @@ const tagger = loadTagger(new URL('../../models/ner.bin.gz', import.meta.url))
 const PARTICLE = new Set(['de', 'van', 'von', 'der', 'den', 'da', 'di', 'du', 'dos', 'del', 'della', 'la', 'le', 'al', 'el', 'bin', 'ibn', 'of', 'and', 'for', 'the', '&', "'s", '’s'])
 const MONTH_OR_DAY = /^(january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i
 const CAPITALISED = /^[\p{Lu}\p{N}]/u
+const EDGE_CONNECTIVE = /^(?:and|or|of|for|&|the|in|at|on|to)$/i
+const PLACE_DESIGNATOR = /^(?:District|Parish|County|Counties|Province|Prefecture|Oblast|Township|Borough)$/
+const SUFFIX = /^(?:Jr\.?|Sr\.?|II|III|IV)$/
 const GREETING = /^(?:hi|hey|hello|dear|rip)$/i
 
 /**
@@ -37,19 +40,58 @@ function trimSpan(doc: Tokenized, first: number, last: number, noisy: boolean): 
   if (capitalised === 0) return [a, b]
   while (b - a > 1 && (notName(a) || MONTH_OR_DAY.test(toks[a].text))) a++
   while (b - a > 1 && notName(b - 1)) b--
+  // Connectives join the words of a name, never end or start one: "City University of New
+  // York and" (the tagger ran into a coordination), "and Roger K. Crouch".
+  while (b - a > 1 && EDGE_CONNECTIVE.test(toks[b - 1].text)) b--
+  while (b - a > 1 && EDGE_CONNECTIVE.test(toks[a].text) && !/^the$/i.test(toks[a].text)) a++
   // A trailing "'s" belongs to the sentence, not the name.
   if (b - a > 1 && /^['’]s$/.test(toks[b - 1].text)) b--
   return [a, b]
+}
+
+// Titles that stand right before a person's name ("President Lincoln", "Ms. Calico").
+const PERSON_TITLE = /^(?:mr|mrs|ms|dr|sen|senator|rep|gov|governor|president|judge|justice|pope|rev|prof|professor|actress|actor|cosmonaut|astronaut)\.?$/i
+
+/**
+ * A span the tagger typed as a place or an organization that reads as a person's name: right
+ * after a personal title, or first name, middle initial, surname ("Walter R. Mears").
+ */
+function personShaped(doc: Tokenized, a: number, b: number): boolean {
+  const toks = doc.tokens
+  if (a > 0 && toks[a - 1].sent === toks[a].sent && PERSON_TITLE.test(toks[a - 1].text) && /^\p{Lu}\p{Ll}/u.test(toks[a - 1].text)) return true
+  return b - a === 3 && /^\p{Lu}\p{Ll}+$/u.test(toks[a].text) && /^\p{Lu}\.$/u.test(toks[a + 1].text) && /^\p{Lu}\p{Ll}+$/u.test(toks[a + 2].text)
+}
+
+const NOT_NAME_START = /^(?:the|a|an|this|that|these|those|its|his|her|their|our|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$/i
+
+/** Token i, just before an organization's name, belongs to it. */
+function joinsOrgName(doc: Tokenized, i: number, taken: Uint8Array): boolean {
+  const t = doc.tokens[i]
+  return !taken[i] && t.sent === doc.tokens[i + 1].sent && i > doc.sentences[t.sent].first && /^\p{Lu}\p{Ll}+$/u.test(t.text) &&
+    !NOT_NAME_START.test(t.text) && !PERSON_TITLE.test(t.text) && !MONTH_OR_DAY.test(t.text)
 }
 
 /** Typed mentions found by the tagger; MISC (nationalities, events…) has no service type. */
 export function extractMentions(doc: Tokenized): Mention[] {
   const out: Mention[] = []
   const { spans, noisy } = tagDocument(tagger, doc)
+  const taken = new Uint8Array(doc.tokens.length)
+  for (const s of spans) for (let i = s.first; i < s.last; i++) taken[i] = 1
   for (const s of spans) {
     if (s.type === 'MISC') continue
-    const [a, b] = trimSpan(doc, s.first, s.last, noisy)
-    out.push(mentionFromTokens(doc.text, doc.tokens, a, b, s.type))
+    let [a, b] = trimSpan(doc, s.first, s.last, noisy)
+    // The tagger often starts an organization's name one word late when that word is also an
+    // ordinary one ("[General] Accounting Office", "[Progressive] Conservative Party"): a
+    // capitalised word right before it, inside the sentence and in no other name, is taken in.
+    if (s.type === 'ORG' && !noisy) while (a > 0 && joinsOrgName(doc, a - 1, taken)) a--
+    // A generational suffix is part of a person's name ("Martin Luther King Jr.").
+    if (s.type === 'PER' && b < doc.tokens.length && doc.tokens[b].sent === doc.tokens[a].sent && SUFFIX.test(doc.tokens[b].text)) b++
+    // No person's name ends in "District" or "Parish": the tagger read a place as a name
+    // ("Dan Sai District", "Cameron Parish"). Organizations keep theirs ("Derby County").
+    let type: EntityType = s.type
+    if (type === 'PER' && b - a > 1 && PLACE_DESIGNATOR.test(doc.tokens[b - 1].text)) type = 'LOC'
+    else if (type !== 'PER' && !noisy && personShaped(doc, a, b)) type = 'PER'
+    out.push(mentionFromTokens(doc.text, doc.tokens, a, b, type))
   }
   return out
 }

@@ -103,7 +103,7 @@ interface Pattern {
 // Cue phrases for the types CoNLL04 does not annotate, and for born_in, which CoNLL04 folds into Live_In.
 const PATTERNS: Pattern[] = [
   { type: 'born_in', src: ['PER'], tgt: ['LOC'], between: /\bborn\b.*\b(in|at)\b|\bnative of\b|\bbirthplace\b/ },
-  { type: 'founded', src: ['PER', 'ORG'], tgt: ['ORG'], between: /\b(co-?)?found(ed|s|ing)?\b|\b(co-?)?founder of\b|\bestablished\b|\bset up\b|\bcreated\b|\bstarted\b/ },
+  { type: 'founded', src: ['PER', 'ORG'], tgt: ['ORG'], between: /\b(co-?)?found(ed|s|ing)\b|\b(co-?)?founder of\b|\bestablished\b|\bset up\b|\bcreated\b|\bstarted\b/ },
   { type: 'founded', src: ['PER'], tgt: ['ORG'], between: /^(,|'s|’s)?\s*(co-?)?founders?\b|^(,|'s|’s)?\s*the (co-?)?founders?\b/, reversed: true },
   { type: 'acquired', src: ['ORG', 'PER'], tgt: ['ORG', 'OBJ'], between: /\b(acquired?|acquires|acquiring|bought|buys|buying|purchased?|purchases|took over|takes over|take over|takeover of|acquisition of)\b/ },
   { type: 'part_of', src: ['ORG', 'LOC'], tgt: ['ORG'], between: /\b(part|division|unit|subsidiary|arm|branch|department|wing|affiliate) of\b/ },
@@ -167,7 +167,7 @@ const TYPE_ID: Record<EntityType, number> = { PER: 1, ORG: 2, LOC: 3, OBJ: 4 }
 const R = {
   bias: 1, tp: 2, ord: 3, dist: 4, bw: 5, bb: 6, bf: 7, bl: 8, far: 9, verbs: 10, pre: 11, post: 12,
   app: 13, poss: 14, adj: 15, spron: 16, tpron: 17, commas: 18, shead: 19, thead: 20, trank: 21,
-  srank: 22, ranks: 23, uw: 24, sgaz: 25, tgaz: 26,
+  srank: 22, ranks: 23, uw: 24, sgaz: 25, tgaz: 26, smc: 27, tmc: 28, crowd: 29,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -211,6 +211,10 @@ export function relationFeatures(doc: Tokenized, words: Uint32Array, c: Relation
   if (s.pronoun) f.push(feat(R.spron, tp))
   if (t.pronoun) f.push(feat(R.tpron, tp))
   f.push(feat(R.commas, Math.min(commas, 3), tp))
+  // How often each entity is mentioned (the document's main actors take part in more of its
+  // relations) and how crowded the sentence is (lists and tables relate few of their names).
+  f.push(feat(R.smc, Math.min(s.entity.mentions.length, 3), tp), feat(R.tmc, Math.min(t.entity.mentions.length, 3), tp))
+  f.push(feat(R.crowd, bucket(sentAnchors.length), tp))
   // The source's own last word carries titles of its head ("President", "Inc").
   f.push(feat(R.shead, words[s.last - 1], tp), feat(R.thead, words[t.last - 1], tp))
   // Is the target the nearest entity of its type to the source, and vice versa? Pairing each

@@ -47,6 +47,11 @@ t.test('texts without names give empty lists', async (t) => {
   t.same(e, { persons: [], organizations: [], locations: [], objects: [] })
 })
 
+t.test('name edges: generational suffix kept, trailing connective dropped', async (t) => {
+  t.same(run('Ten years ago, James Earl Ray, convicted of assassinating Dr. Martin Luther King Jr. in 1968, spoke at a hearing.').persons, ['James Earl Ray', 'Martin Luther King Jr.'])
+  t.same(run('He is a professor at the City University of New York and a former adviser.').organizations, ['City University of New York'])
+})
+
 t.test('dates and amounts are not objects', async (t) => {
   const e = run('On 3 March 2024 the board approved a budget of $4.5 million and 12 percent more staff for the next year.')
   t.same(e.objects, [])

@@ -25,6 +25,11 @@ const CASES: [string, string, RelationType, string][] = [
   ['John Wilkes Booth assassinated Abraham Lincoln.', 'John Wilkes Booth', 'killed', 'Abraham Lincoln'],
 ]
 
+t.test('"found that" is not a founding', async (t) => {
+  const a = analyze('Steve Jobs found that Apple had lost its way in 1996.' + FILLER, { language: 'en' })
+  t.notOk(a.relations.some((r) => r.type === 'founded'))
+})
+
 t.test('every relation type has a case', async (t) => {
   t.same([...new Set(CASES.map((c) => c[2]))].sort(), [...RELATION_TYPES].sort())
 })
