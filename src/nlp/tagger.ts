@@ -18,7 +18,8 @@ export interface SkipWords {
  * features at random places, so it is bound by memory latency, not arithmetic: each slot holds
  * its key and its row side by side (one cache line per probe, not two), and a loaded model keeps
  * its int16 weights as they are stored (a row of 21 weights in 42 bytes, one cache line, not 84).
- * Decoding compares scores only with each other, so the weights' common scale is left out.
+ * Each weight is still used as the float32 the file's int16 value and scale stand for, so the
+ * sums, and every decision, are exactly those of a Float32Array of the weights.
  */
 export interface TaggerModel {
   /** Slot k: `slots[2k]` the feature id (0 when empty), `slots[2k + 1]` its weight row. */
@@ -26,6 +27,8 @@ export interface TaggerModel {
   mask: number
   /** Row-major, NTAGS columns: float while training, the stored int16 values once loaded. */
   weights: Float32Array | Int16Array
+  /** What one unit of `weights` is worth: 1 for float weights, the file's scale for int16 ones. */
+  scale: number
   gazetteer: GazetteerLookup
   /** Surface-word hashes that are O whenever no entity is open (see decode). */
   skip: SkipWords
@@ -33,7 +36,14 @@ export interface TaggerModel {
   clusters?: ClusterIndex
 }
 
-export function buildModel(features: ArrayLike<number>, weights: Float32Array | Int16Array, gazetteer: GazetteerLookup, skip: SkipWords, clusters?: ClusterIndex): TaggerModel {
+export function buildModel(
+  features: ArrayLike<number>,
+  weights: Float32Array | Int16Array,
+  gazetteer: GazetteerLookup,
+  skip: SkipWords,
+  clusters?: ClusterIndex,
+  scale = 1,
+): TaggerModel {
   let cap = 1024
   while (cap < features.length * 2) cap *= 2
   const slots = new Int32Array(cap * 2)
@@ -44,7 +54,7 @@ export function buildModel(features: ArrayLike<number>, weights: Float32Array | 
     slots[2 * h] = features[r]
     slots[2 * h + 1] = r
   }
-  return { slots, mask, weights, gazetteer, skip, clusters }
+  return { slots, mask, weights, scale, gazetteer, skip, clusters }
 }
 
 export function rowOfFeature(m: TaggerModel, f: number): number {
@@ -160,7 +170,7 @@ export function spans(tags: Int32Array): { first: number; last: number; type: (t
 /** Scorer over a trained model: features unseen in training are ignored. */
 export function modelScorer(model: TaggerModel, doc: Tokenized, info: DocInfo): Scorer {
   const feats: number[] = []
-  const { weights, slots, mask } = model
+  const { weights, slots, mask, scale } = model
   // The table lookup is inlined: this loop is most of the engine's time.
   const add = (f: number, scores: Float64Array) => {
     let h = f & mask
@@ -171,7 +181,7 @@ export function modelScorer(model: TaggerModel, doc: Tokenized, info: DocInfo): 
       h = (h + 1) & mask
     }
     const base = slots[2 * h + 1] * NTAGS
-    for (let t = 0; t < NTAGS; t++) scores[t] += weights[base + t]
+    for (let t = 0; t < NTAGS; t++) scores[t] += Math.fround(weights[base + t] * scale)
   }
   return (i, dynamic, scores) => {
     scores.fill(0)
@@ -236,5 +246,5 @@ export function loadTagger(path: string | URL): TaggerModel {
   const phrases = new Int32Array(header.gazetteer)
   const classes = new Int32Array(header.gazetteer)
   for (let k = 0; k < header.gazetteer; k++) { phrases[k] = gz[2 * k]; classes[k] = gz[2 * k + 1] }
-  return buildModel(features, q, new IdIntMap(phrases, classes), new IdIndex(sk), buildClusterIndex(cw, cc))
+  return buildModel(features, q, new IdIntMap(phrases, classes), new IdIndex(sk), buildClusterIndex(cw, cc), header.scale)
 }
