@@ -6,13 +6,14 @@
 import type { operations } from '../../generated/api-types.ts'
 import type { Analysis } from '../nlp/types.ts'
 import type { CachedAnalysis } from './cache.ts'
-import { applyOptions, DEFAULT_MAX_ENTITIES, type AnalyzeInput } from './service.ts'
+import { applyOptions, DEFAULT_MAX_ENTITIES, resolveOptions, type AnalyzeInput } from './service.ts'
 
 type AnalyzeResult = operations['analyzeText']['responses']['200']['content']['application/json']
 export type ResponseMeta = AnalyzeResult['meta']
 
-function usesDefaults(options: AnalyzeInput['options'] = {}): boolean {
-  return (options.maxEntitiesPerType ?? DEFAULT_MAX_ENTITIES) === DEFAULT_MAX_ENTITIES && (options.includeEvidence ?? true)
+function usesDefaults(options: AnalyzeInput['options']): boolean {
+  const { max, withEvidence } = resolveOptions(options)
+  return max === DEFAULT_MAX_ENTITIES && withEvidence
 }
 
 /** `{"entities":…,"relations":…` of the caller's view of the analysis (no closing brace). */

@@ -85,12 +85,17 @@ export async function analyzeForAccount(
   }
 }
 
+/** The options with their defaults filled in. */
+export function resolveOptions(options: AnalyzeInput['options'] = {}) {
+  return { max: options.maxEntitiesPerType ?? DEFAULT_MAX_ENTITIES, withEvidence: options.includeEvidence ?? true }
+}
+
 /**
  * The caller's view of an analysis: entity lists cut to `maxEntitiesPerType`, relations whose
  * entity was cut dropped with it, evidence removed on request.
  */
-export function applyOptions(analysis: Analysis, options: AnalyzeInput['options'] = {}) {
-  const max = options.maxEntitiesPerType ?? DEFAULT_MAX_ENTITIES
+export function applyOptions(analysis: Analysis, options: AnalyzeInput['options']) {
+  const { max, withEvidence } = resolveOptions(options)
   const entities = {
     persons: analysis.entities.persons.slice(0, max),
     organizations: analysis.entities.organizations.slice(0, max),
@@ -98,7 +103,6 @@ export function applyOptions(analysis: Analysis, options: AnalyzeInput['options'
     objects: analysis.entities.objects.slice(0, max),
   }
   const kept = new Set([...entities.persons, ...entities.organizations, ...entities.locations, ...entities.objects])
-  const withEvidence = options.includeEvidence ?? true
   const relations = analysis.relations
     .filter((r) => kept.has(r.source) && kept.has(r.target))
     .map((r) =>

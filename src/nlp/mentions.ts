@@ -16,6 +16,8 @@ const EDGE_CONNECTIVE = /^(?:and|or|of|for|&|the|in|at|on|to)$/i
 const PLACE_DESIGNATOR = /^(?:District|Parish|County|Counties|Province|Prefecture|Oblast|Township|Borough)$/
 const SUFFIX = /^(?:Jr\.?|Sr\.?|II|III|IV)$/
 const GREETING = /^(?:hi|hey|hello|dear|rip)$/i
+/** One capital, then lower case: "Walter", "General". */
+const TITLE_CASE = /^\p{Lu}\p{Ll}+$/u
 
 /**
  * Trims a span's edges of words that are not part of a name: lower-case words ("wildcard
@@ -59,7 +61,7 @@ const PERSON_TITLE = /^(?:mr|mrs|ms|dr|sen|senator|rep|gov|governor|president|ju
 function personShaped(doc: Tokenized, a: number, b: number): boolean {
   const toks = doc.tokens
   if (a > 0 && toks[a - 1].sent === toks[a].sent && PERSON_TITLE.test(toks[a - 1].text) && /^\p{Lu}\p{Ll}/u.test(toks[a - 1].text)) return true
-  return b - a === 3 && /^\p{Lu}\p{Ll}+$/u.test(toks[a].text) && /^\p{Lu}\.$/u.test(toks[a + 1].text) && /^\p{Lu}\p{Ll}+$/u.test(toks[a + 2].text)
+  return b - a === 3 && TITLE_CASE.test(toks[a].text) && /^\p{Lu}\.$/u.test(toks[a + 1].text) && TITLE_CASE.test(toks[a + 2].text)
 }
 
 const NOT_NAME_START = /^(?:the|a|an|this|that|these|those|its|his|her|their|our|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$/i
@@ -67,7 +69,7 @@ const NOT_NAME_START = /^(?:the|a|an|this|that|these|those|its|his|her|their|our
 /** Token i, just before an organization's name, belongs to it. */
 function joinsOrgName(doc: Tokenized, i: number, taken: Uint8Array): boolean {
   const t = doc.tokens[i]
-  return !taken[i] && t.sent === doc.tokens[i + 1].sent && i > doc.sentences[t.sent].first && /^\p{Lu}\p{Ll}+$/u.test(t.text) &&
+  return !taken[i] && t.sent === doc.tokens[i + 1].sent && i > doc.sentences[t.sent].first && TITLE_CASE.test(t.text) &&
     !NOT_NAME_START.test(t.text) && !PERSON_TITLE.test(t.text) && !MONTH_OR_DAY.test(t.text)
 }
 
