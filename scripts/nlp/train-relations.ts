@@ -115,14 +115,12 @@ export function trainRelations(opts: { out: string; seed: number; epochs: number
   // The error on the fitting triples themselves is what `npm run eval` prints on dev; a
   // two-parameter Platt map can miss a bend of the curve there (0.054 at one retraining)
   // while looking best cross-fitted. The map kept is the one whose worse figure is lowest.
-  const inSample = fitters.map(([, f]) => {
-    const c = f(devTrip.map((t) => t.s), devTrip.map((t) => t.y))
-    return ece(devTrip.map((t) => ({ conf: calibrate(c, t.s), correct: t.y === 1 }))).ece
-  })
+  const fitted = fitters.map(([, f]) => f(devTrip.map((t) => t.s), devTrip.map((t) => t.y)))
+  const inSample = fitted.map((c) => ece(devTrip.map((t) => ({ conf: calibrate(c, t.s), correct: t.y === 1 }))).ece)
   console.log(`relations: calibration error on the fitting triples: ${fitters.map(([n], k) => `${n} ${inSample[k].toFixed(4)}`).join(', ')}`)
   const worse = errs.map((e, k) => Math.max(e, inSample[k]))
   const pick = worse.indexOf(Math.min(...worse))
-  const calibration = fitters[pick][1](devTrip.map((t) => t.s), devTrip.map((t) => t.y))
+  const calibration = fitted[pick]
   console.log(`relations: ${fitters[pick][0]} fitted on all dev triples`)
   const weights: Record<string, number> = {}
   for (const [k, v] of [...w].sort((a, b) => a[0] - b[0])) if (Math.abs(v) >= 1e-3) weights[String(k)] = +v.toFixed(4)
