@@ -87,6 +87,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           queueMax: config.analysisQueueMax,
           timeoutMs: config.analysisTimeoutMs,
           onWorkerError: (err) => app.log.error({ err }, 'analysis worker failed; replaced'),
+          onBundleFallback: (err) => app.log.warn({ err }, 'worker bundle not built; workers load the sources through tsx'),
         })
       : await createInlineAnalyzer())
   // Bound late: the metrics decorator exists once its plugin is registered, before any request.

@@ -6,7 +6,11 @@ import type { Test } from 'tap'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { buildTestApp, englishText } from '../helpers/app.ts'
-import { createPoolAnalyzer, type PoolAnalyzer } from '../../src/analysis/pool.ts'
+import { readdirSync } from 'node:fs'
+import path from 'node:path'
+import { createPoolAnalyzer, TSX_WORKER, type PoolAnalyzer } from '../../src/analysis/pool.ts'
+import { buildWorkerBundle } from '../../src/analysis/worker-bundle.ts'
+import type { WorkerResult, WorkerTask } from '../../src/analysis/worker.ts'
 import { createInlineAnalyzer } from '../../src/analysis/analyzer.ts'
 
 const SCRIPTED = new URL('../fixtures/workers/scripted-worker.mjs', import.meta.url).href
@@ -142,6 +146,7 @@ t.test('the real worker: the model loads in each worker, results equal the inlin
   const analyzer = await createPoolAnalyzer({ workers: 2, queueMax: 16, timeoutMs: 60_000 })
   t.equal(analyzer.ready(), true, 'ready once every worker has loaded its model')
   t.equal(analyzer.pool.threads.length, 2)
+  t.match(analyzer.pool.options.filename, /\/node_modules\/\.cache\/tea-worker\/worker-[0-9a-f]{16}\.mjs$/, 'the workers run the bundle')
   const { analyze, h, used } = await setup(t, analyzer)
   const inline = await createInlineAnalyzer()
   let long = ''
@@ -152,10 +157,33 @@ t.test('the real worker: the model loads in each worker, results equal the inlin
     t.equal(r.statusCode, 200)
     const expected = await inline.analyze(texts[i], { language: 'en' })
     t.same(r.json().entities, expected.entities, `entities of the ${texts[i].length}-character text`)
-    t.equal(r.json().relations.length, expected.relations.length)
+    t.same(r.json().relations, expected.relations, `relations of the ${texts[i].length}-character text`)
   }
   t.equal(await used(), 2)
   const metrics = (await h.app.inject({ url: '/metrics' })).body
   t.match(metrics, /analysis_duration_seconds_count 2\b/, 'analysis time observed for both')
   t.equal((await h.app.inject({ url: '/readyz' })).json().checks.model, 'ok')
+})
+
+t.test('the worker bundle: one file per version of the sources, rebuilt the same', async (t) => {
+  const dir = t.testdir()
+  const first = await buildWorkerBundle(dir)
+  t.equal(await buildWorkerBundle(dir), first, 'the same sources give the same file')
+  t.same(readdirSync(dir), [path.basename(fileURLToPath(first))], 'no temporary or duplicate files left')
+  const { default: run } = (await import(first)) as { default: (task: WorkerTask) => WorkerResult }
+  const text = englishText(3)
+  const inline = await createInlineAnalyzer()
+  t.same(run({ text, options: { language: 'en' } }).analysis, await inline.analyze(text, { language: 'en' }), 'the bundle finds the model files and extracts as the sources do')
+})
+
+t.test('a bundle that cannot be written: the workers load the sources through tsx', async (t) => {
+  const blocker = path.join(t.testdir({ file: 'not a directory' }), 'file')
+  const fallbacks: unknown[] = []
+  const analyzer = await createPoolAnalyzer({ workers: 1, queueMax: 4, timeoutMs: 60_000, bundleDir: path.join(blocker, 'sub'), onBundleFallback: (err) => fallbacks.push(err) })
+  t.teardown(() => analyzer.close())
+  t.equal(fallbacks.length, 1, 'the fallback is reported')
+  t.equal(analyzer.pool.options.filename, fileURLToPath(TSX_WORKER), 'the tsx entry')
+  const text = englishText(2)
+  const inline = await createInlineAnalyzer()
+  t.same(await analyzer.analyze(text, { language: 'en' }), await inline.analyze(text, { language: 'en' }))
 })
