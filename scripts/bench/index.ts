@@ -97,7 +97,7 @@ function startCommand(script: string): { env: Record<string, string>; nodeArgs: 
     const [k, ...v] = words.shift()!.split('=')
     env[k] = v.join('=')
   }
-  if (words.shift() !== 'tsx' || !words.length) throw new Error(`bench: cannot read the start script "${script}" (expected "[VAR=value…] tsx [--flag…] <entry>")`)
+  if (words.shift() !== 'node' || !words.length) throw new Error(`bench: cannot read the start script "${script}" (expected "[VAR=value…] node [--flag…] <entry>")`)
   const entry = words.pop()!
   if (!words.every((w) => w.startsWith('--'))) throw new Error(`bench: cannot read the start script "${script}" (flags must be --flag[=value])`)
   return { env, nodeArgs: words, entry }
@@ -109,7 +109,7 @@ async function startNode(databaseUrl: string, env: Record<string, string> = {}) 
   const url = `http://127.0.0.1:${port}`
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the servers.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)
-  const child = spawn(process.execPath, [...START.nodeArgs, ...nodeArgs, '--import', 'tsx', START.entry], {
+  const child = spawn(process.execPath, [...START.nodeArgs, ...nodeArgs, START.entry], {
     cwd: ROOT,
     env: { ...process.env, ...START.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL, ANALYSIS_WORKERS: String(WORKERS), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -503,7 +503,7 @@ async function finish(loadAtStart: number) {
   const { loadavg } = await import('node:os')
   printTable()
   process.stdout.write(
-    `\nmachine: ${(await import('node:os')).cpus().length} cores, node ${process.version}; ${DURATION} s per scenario; server: ${Object.entries(START.env).map(([k, v]) => `${k}=${v} `).join('')}node ${[...START.nodeArgs, '--import', 'tsx', START.entry].join(' ')}, LOG_LEVEL=${LOG_LEVEL}; ` +
+    `\nmachine: ${(await import('node:os')).cpus().length} cores, node ${process.version}; ${DURATION} s per scenario; server: ${Object.entries(START.env).map(([k, v]) => `${k}=${v} `).join('')}node ${[...START.nodeArgs, START.entry].join(' ')}, LOG_LEVEL=${LOG_LEVEL}; ` +
       `1-min load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end (other work on the machine skews the figures)\n`,
   )
 }

@@ -1,7 +1,7 @@
 // The extraction in a pool of worker threads (piscina), so that a 30,000-character analysis
 // never stalls the event loop that answers quota look-ups and cached results.
 // - Each worker loads the model once, when it starts (src/analysis/worker.ts imports the engine;
-//   the workers run it as one plain-JavaScript bundle, worker-bundle.ts).
+//   the workers run it as one plain-JavaScript bundle, src/bundle.mjs).
 // - The queue is bounded: past `queueMax` waiting analyses the pool refuses work (503 OVERLOADED).
 // - Each analysis has a time limit; a timed-out analysis has its worker terminated and replaced
 //   (piscina terminates the thread running an aborted task and starts another to keep minThreads).
@@ -11,7 +11,7 @@ import { ServiceUnavailableError } from '../errors.ts'
 import type { Analysis } from '../nlp/types.ts'
 import type { Analyzer, AnalyzerCall } from './analyzer.ts'
 import type { WorkerResult, WorkerTask } from './worker.ts'
-import { buildWorkerBundle } from './worker-bundle.ts'
+import { bundleEntry } from '../bundle.mjs'
 
 export interface PoolOptions {
   workers: number
@@ -21,11 +21,13 @@ export interface PoolOptions {
   filename?: string
   /** Where pool-level problems (a worker that died) are reported. */
   onWorkerError?: (err: unknown) => void
-  /** Where the worker bundle is written (tests); see worker-bundle.ts. */
+  /** Where the worker bundle is written (tests); see src/bundle.mjs. */
   bundleDir?: string
   /** Told when the bundle could not be built and the workers load the sources through tsx. */
   onBundleFallback?: (err: unknown) => void
 }
+
+const WORKER_SOURCE = new URL('./worker.ts', import.meta.url)
 
 /** The worker entry that loads the TypeScript sources through tsx: slower to start, ~20 MB more per worker. */
 export const TSX_WORKER = new URL('./worker.mjs', import.meta.url).href
@@ -33,7 +35,7 @@ export const TSX_WORKER = new URL('./worker.mjs', import.meta.url).href
 async function workerFile(opts: PoolOptions): Promise<string> {
   if (opts.filename) return opts.filename
   try {
-    return await buildWorkerBundle(opts.bundleDir)
+    return await bundleEntry(WORKER_SOURCE, 'worker', opts.bundleDir)
   } catch (err) {
     // A read-only install directory, say: the service still runs, only heavier.
     opts.onBundleFallback?.(err)

@@ -1,5 +1,5 @@
 // The fallback entry point of the analysis worker threads, used when the plain-JavaScript bundle
-// (worker-bundle.ts) cannot be built. Worker threads do not reliably inherit tsx's
+// (src/bundle.mjs) cannot be built. Worker threads do not reliably inherit tsx's
 // loader on Node 20 (neither `tsx src/server.ts` nor `node --import tsx` makes a worker able
 // to import a .ts file), so the worker registers tsx itself before loading the TypeScript task.
 // This file is plain JavaScript on purpose: it is the one module loaded without a loader.

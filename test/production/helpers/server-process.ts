@@ -1,4 +1,4 @@
-// The real server as a child process (`node --import tsx src/server.ts`), on a free loopback
+// The real server as a child process, started as `npm start` starts it (`node scripts/start.mjs`), on a free loopback
 // port chosen by the OS; its address is read from its own "Server listening" log line.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -13,7 +13,7 @@ export interface ServerProcess {
 }
 
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
