@@ -82,12 +82,11 @@ function withTrainingNames(base: Gazetteer, examples: Example[]): Gazetteer {
 }
 
 /** Words written mid-sentence in lower case at least 3 times, and more often than capitalised, in the corpora. */
-function commonWords(files: string[], keep: (file: string, row: number) => boolean): Set<string> {
+function commonWords(files: string[]): Set<string> {
   const lower = new Map<string, number>()
   const cap = new Map<string, number>()
   for (const f of files) {
-    for (const [row, ex] of readJsonl(f).entries()) {
-      if (!keep(f, row)) continue
+    for (const ex of readJsonl(f)) {
       const ws = ex.text.split(/\s+/)
       for (let i = 1; i < ws.length; i++) {
         if (/[.!?]$/.test(ws[i - 1])) continue
@@ -107,33 +106,11 @@ export interface NerTrainOptions {
   dev?: string
 }
 
-export interface TaggerTrainOptions {
-  epochs: number
-  minCount: number
-  seed: number
-  dev?: string
-  /**
-   * Rows of CoNLL04 `train_grouped` left out of everything (texts, names, gazetteer, common
-   * words): the fold taggers of train-relations.ts, which tag the rows they did not see.
-   */
-  holdOut?: Set<number>
-}
-
 export function trainNer(opts: NerTrainOptions): void {
-  const file = trainTagger(opts)
-  writeFileSync(opts.out, file)
-  console.log(`ner: wrote ${path.relative(REPO_ROOT, opts.out)} (${(file.length / 1e6).toFixed(2)} MB)`)
-}
-
-export const CONLL04_TRAIN = 'conll04/train_grouped.jsonl'
-
-/** Trains the tagger and returns its model file's bytes. */
-export function trainTagger(opts: TaggerTrainOptions): Buffer {
   const t0 = Date.now()
-  const sources = process.env.TEA_NER_SOURCES?.split(',') ?? ['conll2003/train_docs.jsonl', 'wnut17/train_grouped.jsonl', CONLL04_TRAIN]
-  const inTraining = (file: string, row: number) => !(file === CONLL04_TRAIN && opts.holdOut?.has(row))
-  const base = buildGazetteer(commonWords([...sources, 'newsmtsc/train.jsonl'], inTraining))
-  const examples = sources.flatMap((s) => readJsonl(s).flatMap((ex, row) => inTraining(s, row) ? [{ ex, conll: s.startsWith('conll2003'), wnut: s.startsWith('wnut17') }] : []))
+  const sources = process.env.TEA_NER_SOURCES?.split(',') ?? ['conll2003/train_docs.jsonl', 'wnut17/train_grouped.jsonl', 'conll04/train_grouped.jsonl']
+  const base = buildGazetteer(commonWords([...sources, 'newsmtsc/train.jsonl']))
+  const examples = sources.flatMap((s) => readJsonl(s).map((ex) => ({ ex, conll: s.startsWith('conll2003'), wnut: s.startsWith('wnut17') })))
   // Names annotated in training become a gazetteer class of their own. A training document
   // sees only the names of the other folds: with its own names it would learn to trust the
   // feature far more than it deserves on unseen text.
@@ -279,8 +256,8 @@ export function trainTagger(opts: TaggerTrainOptions): Buffer {
   const outW = new Float32Array(keep.length * NTAGS)
   keep.forEach((k, j) => outW.set(avg.subarray(k * NTAGS, (k + 1) * NTAGS), j * NTAGS))
   const file = encodeTagger(Int32Array.from(keep.map((k) => names[k])), outW, gazetteer, skip, clusterArrays)
-  console.log(`ner: ${keep.length} features kept`)
-  return file
+  writeFileSync(opts.out, file)
+  console.log(`ner: wrote ${path.relative(REPO_ROOT, opts.out)} (${keep.length} features, ${(file.length / 1e6).toFixed(2)} MB)`)
 }
 
 function averaged(w: Float64Array, u: Float64Array, c: number, rowsUsed: number): Float32Array {

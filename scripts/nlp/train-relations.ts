@@ -14,15 +14,10 @@ import { goldCanon, goldMentions, readJsonl, rng, shuffle, type Example } from '
 import type { Tokenized } from '../../src/nlp/tokens.ts'
 import { buildEntities, mentionFromTokens, type Entity, type Mention } from '../../src/nlp/entities.ts'
 import { ece } from './metrics.ts'
-import { FOLD_TAGGERS, foldTaggers } from './fold-taggers.ts'
-import type { TaggerModel } from '../../src/nlp/tagger.ts'
 
 interface Sample {
   /** Built from gold entities: used for fitting only, never for thresholds or calibration. */
   gold?: boolean
-  /** Scored out of fold only (threshold), never fitted. */
-  oofOnly?: boolean
-  type?: string
   doc: number
   triple: string
   feats: number[]
@@ -39,50 +34,27 @@ const PATTERN_CONFIDENCE = {
 export function trainRelations(opts: { out: string; seed: number; epochs: number }): void {
   const t0 = Date.now()
   const rows = readJsonl('conll04/train_grouped.jsonl')
-  // Train candidates come from taggers that did not see the document (fold-taggers.ts), so
-  // that the classifier meets the entity errors of unseen text, plus the gold entities'.
-  const taggers = (process.env.TEA_REL_VARIANT ?? '').includes('jack') ? foldTaggers() : []
-  const { samples, goldTotal } = candidates(rows, (di) => taggers[di % FOLD_TAGGERS], true)
+  const { samples, goldTotal } = candidates(rows, true)
   const pos = samples.filter((s) => s.y).length
   console.log(`relations: ${rows.length} documents, ${samples.length} candidates, ${pos} related, ${goldTotal} gold triples (${Date.now() - t0} ms)`)
 
-  const jackOof = samples.some((s) => s.oofOnly)
-  const allSamples = samples.filter((s) => !s.oofOnly)
+  const allSamples = samples.slice()
   // Out-of-fold scores for calibration and for choosing the reporting threshold.
   const folds = 5
   const docFold = shuffle(rows.map((_, i) => i), rng(opts.seed)).reduce((m, d, k) => m.set(d, k % folds), new Map<number, number>())
   const oof = new Array<number>(samples.length)
   for (let f = 0; f < folds; f++) {
-    const w = fit(samples.filter((s) => docFold.get(s.doc) !== f && !s.oofOnly), opts)
+    const w = fit(samples.filter((s) => docFold.get(s.doc) !== f), opts)
     samples.forEach((s, i) => { if (docFold.get(s.doc) === f) oof[i] = score(w, s.feats) })
   }
-  for (let i = samples.length - 1; i >= 0; i--) if (samples[i].gold || (jackOof && !samples[i].oofOnly)) { samples.splice(i, 1); oof.splice(i, 1) }
+  for (let i = samples.length - 1; i >= 0; i--) if (samples[i].gold) { samples.splice(i, 1); oof.splice(i, 1) }
   // The engine reports each triple once, with the best of its candidates' scores.
-  const byTriple = new Map<string, { s: number; y: number; type: string; doc: number }>()
+  const byTriple = new Map<string, { s: number; y: number }>()
   samples.forEach((s, i) => {
     const k = s.doc + '\u0000' + s.triple
     const prev = byTriple.get(k)
-    if (!prev || oof[i] > prev.s) byTriple.set(k, { s: oof[i], y: s.y, type: s.type!, doc: s.doc })
+    if (!prev || oof[i] > prev.s) byTriple.set(k, { s: oof[i], y: s.y })
   })
-  const peaks = (trips: { s: number; y: number }[], total: number) => {
-    let b = { f1: 0, threshold: 0.5 }
-    for (let th = 0.05; th < 0.95; th += 0.01) {
-      let tp = 0, fp = 0
-      for (const t of trips) if (t.s >= th) (t.y ? tp++ : fp++)
-      const p = tp / Math.max(1, tp + fp), r = tp / Math.max(1, total)
-      const f1 = p + r ? (2 * p * r) / (p + r) : 0
-      if (f1 > b.f1) b = { f1, threshold: +th.toFixed(3) }
-    }
-    return b
-  }
-  const goldByType = new Map<string, number>()
-  rows.forEach((ex) => { for (const g of goldCanon(ex).triples) { const t = g.slice(0, g.indexOf('|')); goldByType.set(t, (goldByType.get(t) ?? 0) + 1) } })
-  const typePeaks: Record<string, number> = {}
-  for (const t of ['killed', 'lives_in', 'located_in', 'works_for']) {
-    const b = peaks([...byTriple.values()].filter((x) => x.type === t), goldByType.get(t) ?? 0)
-    typePeaks[t] = b.threshold
-    console.log(`relations: out-of-fold ${t} F1 ${b.f1.toFixed(3)} at ${b.threshold}`)
-  }
   const trip = [...byTriple.values()]
   let best = { f1: 0, threshold: 0.5 }
   for (let th = 0.05; th < 0.95; th += 0.01) {
@@ -118,16 +90,8 @@ export function trainRelations(opts: { out: string; seed: number; epochs: number
   const tuned = { f1: curve.find((c) => Math.abs(c.th - mid) < 1e-9)?.f1 ?? top, threshold: mid }
   console.log(`relations: dev F1 peak ${top.toFixed(3)} at ${devPeak}, train out-of-fold peak at ${best.threshold}`)
   console.log(`relations: dev triple F1 ${tuned.f1.toFixed(3)} at score threshold ${tuned.threshold} (classifier types only)`)
-  const devGoldByType = new Map<string, number>()
-  readJsonl('conll04/dev_grouped.jsonl').forEach((ex) => { for (const g of goldCanon(ex).triples) { const t = g.slice(0, g.indexOf('|')); devGoldByType.set(t, (devGoldByType.get(t) ?? 0) + 1) } })
-  for (const t of ['killed', 'lives_in', 'located_in', 'works_for']) {
-    const b = peaks(devAll.filter((x) => x.type === t), devGoldByType.get(t) ?? 0)
-    const at = (th: number) => { let tp = 0, fp = 0; for (const x of devAll) if (x.type === t && x.s >= th) (x.y ? tp++ : fp++); const p = tp / Math.max(1, tp + fp), r = tp / (devGoldByType.get(t) ?? 1); return p + r ? (2 * p * r) / (p + r) : 0 }
-    console.log(`relations: dev ${t} F1 peak ${b.f1.toFixed(3)} at ${b.threshold}; at train-oof ${typePeaks[t]}: ${at(typePeaks[t]).toFixed(3)}; at global ${tuned.threshold}: ${at(tuned.threshold).toFixed(3)}`)
-  }
-  const perType = process.env.TEA_REL_X?.includes('pertype')
   best.threshold = tuned.threshold
-  const devTrip = devAll.filter((t) => t.s >= (perType ? typePeaks[t.type] : best.threshold))
+  const devTrip = devAll.filter((t) => t.s >= best.threshold)
   // Calibration error on triples the map was not fitted on: 5-fold cross-fitting on dev by
   // document, out-of-fold confidences pooled into one 10-bin ECE, for isotonic regression and
   // for Platt scaling; the map with the lower cross-fitted error is then fitted on all dev triples.
@@ -165,7 +129,6 @@ export function trainRelations(opts: { out: string; seed: number; epochs: number
     weights,
     calibration,
     threshold: best.threshold,
-    ...(perType ? { thresholds: typePeaks } : {}),
     patternConfidence: PATTERN_CONFIDENCE,
   }
   writeFileSync(opts.out, JSON.stringify(file))
@@ -188,20 +151,15 @@ function goldEntities(doc: Tokenized, ex: Example): Entity[] {
   return ents
 }
 
-function candidates(rows: Example[], tagger?: (doc: number) => TaggerModel, withGold = false): { samples: Sample[]; goldTotal: number } {
+function candidates(rows: Example[], withGold = false): { samples: Sample[]; goldTotal: number } {
   const samples: Sample[] = []
   let goldTotal = 0
   rows.forEach((ex, di) => {
     const doc = tokenize(ex.text)
     const { triples } = goldCanon(ex)
     goldTotal += triples.size
-    const V = process.env.TEA_REL_VARIANT ?? 'full'
-    if (!tagger) addSamples(samples, doc, di, triples, extractEntities(doc))
-    else {
-      if (V.includes('jack')) addSamples(samples, doc, di, triples, extractEntities(doc, tagger(di)), V.includes('jackoof') ? 'jack' : '')
-      if (V.includes('full')) addSamples(samples, doc, di, triples, extractEntities(doc), V.includes('fullfit') ? 'full' : '')
-    }
-    if (withGold && !(process.env.TEA_REL_VARIANT ?? '').includes('nogold')) addSamples(samples, doc, di, triples, goldEntities(doc, ex), 'gold')
+    addSamples(samples, doc, di, triples, extractEntities(doc))
+    if (withGold) addSamples(samples, doc, di, triples, goldEntities(doc, ex), 'gold')
   })
   return { samples, goldTotal }
 }
@@ -215,19 +173,19 @@ function addSamples(samples: Sample[], doc: Tokenized, di: number, triples: Set<
       const type = PAIR_TYPE[c.source.entity.type + '>' + c.target.entity.type]
       if (!type) continue
       const triple = `${type}|${c.source.entity.name}|${c.target.entity.name}`
-      samples.push({ doc: di, triple: (tag === 'jack' ? '' : tag) + triple, feats: relationFeatures(doc, words, c, anchors[c.sent]), y: triples.has(triple) ? 1 : 0, gold: tag !== '' && tag !== 'jack', oofOnly: tag === 'jack', type })
+      samples.push({ doc: di, triple: tag + triple, feats: relationFeatures(doc, words, c, anchors[c.sent]), y: triples.has(triple) ? 1 : 0, gold: tag !== '' })
     }
   }
 }
 
 /** Best score per (document, triple), as the engine reports each triple once. */
-function tripleScores(samples: Sample[], f: (s: Sample) => number): { doc: number; s: number; y: number; type: string }[] {
-  const by = new Map<string, { doc: number; s: number; y: number; type: string }>()
+function tripleScores(samples: Sample[], f: (s: Sample) => number): { doc: number; s: number; y: number }[] {
+  const by = new Map<string, { doc: number; s: number; y: number }>()
   for (const s of samples) {
     const k = s.doc + '\u0000' + s.triple
     const v = f(s)
     const prev = by.get(k)
-    if (!prev || v > prev.s) by.set(k, { doc: s.doc, s: v, y: s.y, type: s.type! })
+    if (!prev || v > prev.s) by.set(k, { doc: s.doc, s: v, y: s.y })
   }
   return [...by.values()]
 }

@@ -1,7 +1,7 @@
 // Entities of a document: the trained tagger's mentions merged into canonical entities.
 import type { Tokenized } from './tokens.ts'
 import { buildEntities, mentionFromTokens, type Entity, type EntityType, type Mention } from './entities.ts'
-import { loadTagger, tagDocument, type TaggerModel } from './tagger.ts'
+import { loadTagger, tagDocument } from './tagger.ts'
 import { MAX_ENTITIES_PER_TYPE } from './types.ts'
 import { GAZ_PREFIX, MAX_GAZ_WORDS, phraseHash } from './features.ts'
 
@@ -73,13 +73,10 @@ function joinsOrgName(doc: Tokenized, i: number, taken: Uint8Array): boolean {
     !NOT_NAME_START.test(t.text) && !PERSON_TITLE.test(t.text) && !MONTH_OR_DAY.test(t.text)
 }
 
-/**
- * Typed mentions found by the tagger; MISC (nationalities, events…) has no service type.
- * `model` is the committed tagger unless training passes another (train-relations.ts).
- */
-export function extractMentions(doc: Tokenized, model: TaggerModel = tagger): Mention[] {
+/** Typed mentions found by the tagger; MISC (nationalities, events…) has no service type. */
+export function extractMentions(doc: Tokenized): Mention[] {
   const out: Mention[] = []
-  const { spans, noisy } = tagDocument(model, doc)
+  const { spans, noisy } = tagDocument(tagger, doc)
   const taken = new Uint8Array(doc.tokens.length)
   for (const s of spans) for (let i = s.first; i < s.last; i++) taken[i] = 1
   for (const s of spans) {
@@ -96,9 +93,9 @@ export function extractMentions(doc: Tokenized, model: TaggerModel = tagger): Me
     let type: EntityType = s.type
     if (type === 'PER' && b - a > 1 && PLACE_DESIGNATOR.test(doc.tokens[b - 1].text)) type = 'LOC'
     else if (type !== 'PER' && !noisy && personShaped(doc, a, b)) type = 'PER'
-    // A title inside a place or organization's name, then a person's name to its end: the
+    // A title inside a place's or organization's name, then a person's name up to its end: the
     // tagger ran two names together ("CNEN Radioprotection Director Laercio Vinhas").
-    if (type !== 'PER' && !noisy && RULES.includes('title')) {
+    if (type !== 'PER' && !noisy) {
       const j = titleSplit(doc, a, b)
       if (j > 0) {
         out.push(mentionFromTokens(doc.text, doc.tokens, a, j, type))
@@ -106,10 +103,11 @@ export function extractMentions(doc: Tokenized, model: TaggerModel = tagger): Me
         type = 'PER'
       }
     }
-    // An untagged US state abbreviation after a place and a comma is a place ("Jackson , Wyo.").
+    // An untagged US state abbreviation after a place and a comma is a place too ("Gunnison ,
+    // Colo."); a one-word "person" right before one is a place ("Jackson , Wyo.").
     const st = b + 1
-    if (!noisy && RULES.includes('state') && st < doc.tokens.length && !taken[st] && doc.tokens[b].text === ',' && doc.tokens[st].sent === doc.tokens[a].sent && STATE_ABBR.test(doc.tokens[st].text) &&
-      (type === 'LOC' || (type === 'PER' && b - a === 1))) {
+    if (!noisy && st < doc.tokens.length && !taken[st] && doc.tokens[b].text === ',' && doc.tokens[st].sent === doc.tokens[a].sent &&
+      STATE_ABBR.test(doc.tokens[st].text) && (type === 'LOC' || (type === 'PER' && b - a === 1))) {
       out.push(mentionFromTokens(doc.text, doc.tokens, a, b, 'LOC'))
       out.push(mentionFromTokens(doc.text, doc.tokens, st, st + 1, 'LOC'))
       continue
@@ -119,13 +117,12 @@ export function extractMentions(doc: Tokenized, model: TaggerModel = tagger): Me
   return out
 }
 
-const RULES = process.env.TEA_RULES ?? ''
-
 // AP-style abbreviations of US states, as written after a city.
 const STATE_ABBR = /^(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Kans|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|N\.H|N\.J|N\.M|N\.Y|N\.C|N\.D|Okla|Ore|Pa|R\.I|S\.C|S\.D|Tenn|Tex|Vt|Va|Wash|W\.Va|Wis|Wyo)\.$/
+// Capitalised titles that stand between an organization's or place's name and a person's.
 const JOB_TITLE = /^(?:Director|Attorney|Deputy|Commander|Chairman|Chairwoman|Secretary|Minister|Spokesman|Spokeswoman|President|Governor|Mayor|Chief|Ambassador|Envoy|Premier|Senator|Judge|Professor|Economist|Correspondent|Officer|Manager|Editor|Coach)$/
 
-/** Index of a title word inside [a, b) followed by two or three name words up to b, or -1. */
+/** Index of a title word inside [a, b) followed by two or three name words up to b, else -1. */
 function titleSplit(doc: Tokenized, a: number, b: number): number {
   for (let j = a + 1; j <= b - 3; j++) {
     if (!JOB_TITLE.test(doc.tokens[j].text) || b - j - 1 > 3) continue
@@ -144,10 +141,10 @@ export function nameClasses(name: string): number {
 }
 
 /** Canonical entities, most salient first, at most MAX_ENTITIES_PER_TYPE of each type. */
-export function extractEntities(doc: Tokenized, model: TaggerModel = tagger): Entity[] {
+export function extractEntities(doc: Tokenized): Entity[] {
   const perType = new Map<EntityType, number>()
   const out: Entity[] = []
-  for (const e of buildEntities(extractMentions(doc, model), doc.text.length)) {
+  for (const e of buildEntities(extractMentions(doc), doc.text.length)) {
     const n = perType.get(e.type) ?? 0
     if (n >= MAX_ENTITIES_PER_TYPE) continue
     perType.set(e.type, n + 1)

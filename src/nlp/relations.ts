@@ -156,8 +156,6 @@ export interface RelationModel {
   calibration: Calibration
   /** Minimum classifier score for a relation to be reported (chosen on training folds). */
   threshold: number
-  /** Per-type thresholds, when the model file has them (else `threshold` for every type). */
-  thresholds?: Partial<Record<RelationType, number>>
   /** Confidence reported for a cue-phrase relation, per type. */
   patternConfidence: Partial<Record<RelationType, number>>
 }
@@ -169,7 +167,7 @@ const TYPE_ID: Record<EntityType, number> = { PER: 1, ORG: 2, LOC: 3, OBJ: 4 }
 const R = {
   bias: 1, tp: 2, ord: 3, dist: 4, bw: 5, bb: 6, bf: 7, bl: 8, far: 9, verbs: 10, pre: 11, post: 12,
   app: 13, poss: 14, adj: 15, spron: 16, tpron: 17, commas: 18, shead: 19, thead: 20, trank: 21,
-  srank: 22, ranks: 23, uw: 24, sgaz: 25, tgaz: 26, smc: 27, tmc: 28, crowd: 29, cooc: 30,
+  srank: 22, ranks: 23, uw: 24, sgaz: 25, tgaz: 26, smc: 27, tmc: 28, crowd: 29,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -217,9 +215,6 @@ export function relationFeatures(doc: Tokenized, words: Uint32Array, c: Relation
   // relations) and how crowded the sentence is (lists and tables relate few of their names).
   f.push(feat(R.smc, Math.min(s.entity.mentions.length, 3), tp), feat(R.tmc, Math.min(t.entity.mentions.length, 3), tp))
   f.push(feat(R.crowd, bucket(sentAnchors.length), tp))
-  // In how many other sentences both names occur (by name, not through pronouns): a pair the
-  // document keeps bringing together is more likely related.
-  if (process.env.TEA_REL_X?.includes('cooc')) f.push(feat(R.cooc, Math.min(otherSentencesWithBoth(s.entity, t.entity, c.sent), 2), tp))
   // The source's own last word carries titles of its head ("President", "Inc").
   f.push(feat(R.shead, words[s.last - 1], tp), feat(R.thead, words[t.last - 1], tp))
   // Is the target the nearest entity of its type to the source, and vice versa? Pairing each
@@ -243,17 +238,6 @@ export function relationFeatures(doc: Tokenized, words: Uint32Array, c: Relation
     if ((t.entity.classes ?? 0) & (1 << b)) f.push(feat(R.tgaz, b, tp))
   }
   return f
-}
-
-function otherSentencesWithBoth(x: Entity, y: Entity, sent: number): number {
-  let n = 0
-  let prev = -1
-  for (const m of x.mentions) {
-    if (m.sent === sent || m.sent === prev) continue
-    prev = m.sent
-    for (const o of y.mentions) if (o.sent === m.sent) { n++; break }
-  }
-  return n
 }
 
 function gapOf(x: Anchor, y: Anchor): number {
@@ -287,7 +271,7 @@ export function decideRelations(doc: Tokenized, anchors: Anchor[][], candidates:
       type = PAIR_TYPE[c.source.entity.type + '>' + c.target.entity.type]
       if (!type) continue
       const score = relatednessScore(model, relationFeatures(doc, words, c, anchors[c.sent]))
-      if (score < (model.thresholds?.[type] ?? model.threshold)) continue
+      if (score < model.threshold) continue
       confidence = calibrate(model.calibration, score)
     }
     const k = c.source.entity.type + c.source.entity.name + '\u0000' + type + '\u0000' + c.target.entity.type + c.target.entity.name
@@ -315,7 +299,6 @@ export interface RelationModelFile {
   weights: Record<string, number>
   calibration: Calibration
   threshold: number
-  thresholds?: Partial<Record<RelationType, number>>
   patternConfidence: Partial<Record<RelationType, number>>
 }
 
@@ -327,7 +310,6 @@ export function parseRelationModel(j: RelationModelFile): RelationModel {
     weights: Float64Array.from(ids, (k) => j.weights[k]),
     calibration: j.calibration,
     threshold: j.threshold,
-    thresholds: j.thresholds,
     patternConfidence: j.patternConfidence,
   }
 }
