@@ -3,7 +3,7 @@ import type { Tokenized } from './tokens.ts'
 import { buildEntities, mentionFromTokens, type Entity, type EntityType, type Mention } from './entities.ts'
 import { loadTagger, tagDocument } from './tagger.ts'
 import { MAX_ENTITIES_PER_TYPE } from './types.ts'
-import { GAZ_PREFIX, MAX_GAZ_WORDS, phraseHash } from './features.ts'
+import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, phraseHash } from './features.ts'
 
 // Resolved from this file so that it works from any working directory and in worker threads.
 const tagger = loadTagger(new URL('../../models/ner.bin.gz', import.meta.url))
@@ -79,9 +79,18 @@ export function extractMentions(doc: Tokenized): Mention[] {
   const { spans, noisy } = tagDocument(tagger, doc)
   const taken = new Uint8Array(doc.tokens.length)
   for (const s of spans) for (let i = s.first; i < s.last; i++) taken[i] = 1
+  const lines = noisy ? [] : datelines(doc)
   for (const s of spans) {
     if (s.type === 'MISC') continue
-    let [a, b] = trimSpan(doc, s.first, s.last, noisy)
+    let first = s.first
+    let last = s.last
+    for (const d of lines) {
+      // The dateline's names replace what the tagger made of them, and a span that ran from
+      // the headline into the code is dropped ("Radiation Leak AU0202111694 Paris AFP").
+      if ((first >= d.code && first < d.end) || (first < d.code && last > d.code)) first = last
+    }
+    if (first >= last) continue
+    let [a, b] = trimSpan(doc, first, last, noisy)
     // The tagger often starts an organization's name one word late when that word is also an
     // ordinary one ("[General] Accounting Office", "[Progressive] Conservative Party"): a
     // capitalised word right before it, inside the sentence and in no other name, is taken in.
@@ -114,8 +123,44 @@ export function extractMentions(doc: Tokenized): Mention[] {
     }
     out.push(mentionFromTokens(doc.text, doc.tokens, a, b, type))
   }
+  if (lines.length) {
+    for (const d of lines) out.push(mentionFromTokens(doc.text, doc.tokens, d.code + 1, d.split, 'LOC'), mentionFromTokens(doc.text, doc.tokens, d.split, d.end, 'ORG'))
+    out.sort((x, y) => x.first - y.first)
+  }
   return out
 }
+
+const GAZ_PLACE = (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf('country'))
+
+/**
+ * Source lines of monitored broadcasts and press (FBIS): "[headline] AU0202111694 Paris AFP in
+ * English 0107 GMT 2 Feb 94": a document code, the place, the source, "in" and a language. The
+ * place is the longest known city or country (up to three words) after the code, the source
+ * the words up to "in"; `end` is the index of "in".
+ */
+function datelines(doc: Tokenized): { code: number; split: number; end: number }[] {
+  const toks = doc.tokens
+  let out: { code: number; split: number; end: number }[] | undefined
+  for (let k = 0; k + 3 < toks.length; k++) {
+    const w = toks[k].text
+    if (w.length !== 12 || !FBIS_CODE.test(w)) continue
+    let end = -1
+    for (let m = k + 3; m < Math.min(toks.length - 1, k + 10) && toks[m].sent === toks[k].sent; m++) {
+      if (toks[m].text === 'in' && /^\p{Lu}\p{Ll}+$/u.test(toks[m + 1].text)) { end = m; break }
+    }
+    if (end < 0) continue
+    let split = -1
+    for (let p = Math.min(k + 4, end - 1); p > k + 1 && split < 0; p--) {
+      const ws: string[] = []
+      for (let i = k + 1; i < p; i++) ws.push(toks[i].text.toLowerCase())
+      if ((tagger.gazetteer.get(phraseHash(ws)) ?? 0) & GAZ_PLACE) split = p
+    }
+    if (split < 0) continue
+    ;(out ??= []).push({ code: k, split, end })
+  }
+  return out ?? []
+}
+const FBIS_CODE = /^[A-Z]{2}\d{10}$/
 
 // AP-style abbreviations of US states, as written after a city.
 const STATE_ABBR = /^(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Kans|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|N\.H|N\.J|N\.M|N\.Y|N\.C|N\.D|Okla|Ore|Pa|R\.I|S\.C|S\.D|Tenn|Tex|Vt|Va|Wash|W\.Va|Wis|Wyo)\.$/
