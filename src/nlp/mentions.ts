@@ -87,7 +87,7 @@ export function extractMentions(doc: Tokenized): Mention[] {
     for (const d of lines) {
       // The dateline's names replace what the tagger made of them, and a span that ran from
       // the headline into the code is dropped ("Radiation Leak AU0202111694 Paris AFP").
-      if ((first >= d.code && first < d.end) || (first < d.code && last > d.code)) first = last
+      if ((first >= d.drop && first < d.end) || (first < d.drop && last > d.drop)) first = last
     }
     if (first >= last) continue
     let [a, b] = trimSpan(doc, first, last, noisy)
@@ -124,7 +124,7 @@ export function extractMentions(doc: Tokenized): Mention[] {
     out.push(mentionFromTokens(doc.text, doc.tokens, a, b, type))
   }
   if (lines.length) {
-    for (const d of lines) out.push(mentionFromTokens(doc.text, doc.tokens, d.code + 1, d.split, 'LOC'), mentionFromTokens(doc.text, doc.tokens, d.split, d.end, 'ORG'))
+    for (const d of lines) out.push(mentionFromTokens(doc.text, doc.tokens, d.from, d.split, 'LOC'), mentionFromTokens(doc.text, doc.tokens, d.split, d.end, 'ORG'))
     out.sort((x, y) => x.first - y.first)
   }
   return out
@@ -132,35 +132,69 @@ export function extractMentions(doc: Tokenized): Mention[] {
 
 const GAZ_PLACE = (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf('country'))
 
+interface SourceLine {
+  /** Spans of the tagger from here to `end` are dropped. */
+  drop: number
+  /** The place is [from, split), the source [split, end). */
+  from: number
+  split: number
+  end: number
+}
+
+/** The longest known city or country of one to three words at `from`, ending before `limit`: its end, or -1. */
+function placeEnd(toks: Tokenized['tokens'], from: number, limit: number): number {
+  for (let p = Math.min(from + 3, limit); p > from; p--) {
+    const ws: string[] = []
+    for (let i = from; i < p; i++) ws.push(toks[i].text.toLowerCase())
+    if ((tagger.gazetteer.get(phraseHash(ws)) ?? 0) & GAZ_PLACE) return p
+  }
+  return -1
+}
+
 /**
  * Source lines of monitored broadcasts and press (FBIS): "[headline] AU0202111694 Paris AFP in
- * English 0107 GMT 2 Feb 94": a document code, the place, the source, "in" and a language. The
- * place is the longest known city or country (up to three words) after the code, the source
- * the words up to "in"; `end` is the index of "in".
+ * English 0107 GMT 2 Feb 94" (or a code such as 94AS0286D): a document code, the place, the
+ * source, "in" and a language. The place is the longest known city or country (up to three
+ * words) after the code, the source the words up to "in". Also a line of a place and a source
+ * in capitals alone ("Tokyo MAINICHI SHIMBUN").
  */
-function datelines(doc: Tokenized): { code: number; split: number; end: number }[] {
+function datelines(doc: Tokenized): SourceLine[] {
   const toks = doc.tokens
-  let out: { code: number; split: number; end: number }[] | undefined
+  let out: SourceLine[] | undefined
   for (let k = 0; k + 3 < toks.length; k++) {
     const w = toks[k].text
-    if (w.length !== 12 || !FBIS_CODE.test(w)) continue
-    let end = -1
-    for (let m = k + 3; m < Math.min(toks.length - 1, k + 10) && toks[m].sent === toks[k].sent; m++) {
-      if (toks[m].text === 'in' && /^\p{Lu}\p{Ll}+$/u.test(toks[m + 1].text)) { end = m; break }
+    // The second form is tokenized in two: "94" "AS0286D".
+    const code2 = w.length === 7 && k > 0 && FBIS_CODE_2.test(w) && /^\d\d$/.test(toks[k - 1].text)
+    if (code2 || (w.length === 12 && FBIS_CODE.test(w))) {
+      let end = -1
+      for (let m = k + 3; m < Math.min(toks.length - 1, k + 10) && toks[m].sent === toks[k].sent; m++) {
+        if (toks[m].text === 'in' && /^\p{Lu}\p{Ll}+/u.test(toks[m + 1].text)) { end = m; break }
+      }
+      if (end < 0) continue
+      let split = placeEnd(toks, k + 1, end - 1)
+      // A place the gazetteer does not know ("Madras THE HINDU"): the title-case words before a source in capitals.
+      if (split < 0) {
+        let p = k + 1
+        while (p < end && TITLE_CASE.test(toks[p].text)) p++
+        if (p > k + 1 && p - k - 1 <= 3 && p < end && ALL_CAPS_WORD.test(toks[p].text)) split = p
+      }
+      if (split > 0) (out ??= []).push({ drop: code2 ? k - 1 : k, from: k + 1, split, end })
+    } else if (k === doc.sentences[toks[k].sent].first && TITLE_CASE.test(w)) {
+      // A line: a place, then one to four words in capitals up to the line's end.
+      const sl = doc.sentences[toks[k].sent]
+      if (sl.last - k > 6 || sl.last - k < 2 || !/\n/.test(doc.text.slice(sl.end, sl.end + 2)) && sl.end !== doc.text.length) continue
+      const split = placeEnd(toks, k, sl.last - 1)
+      if (split < 0) continue
+      let caps = true
+      for (let i = split; i < sl.last; i++) if (!ALL_CAPS_WORD.test(toks[i].text)) caps = false
+      if (caps) (out ??= []).push({ drop: k, from: k, split, end: sl.last })
     }
-    if (end < 0) continue
-    let split = -1
-    for (let p = Math.min(k + 4, end - 1); p > k + 1 && split < 0; p--) {
-      const ws: string[] = []
-      for (let i = k + 1; i < p; i++) ws.push(toks[i].text.toLowerCase())
-      if ((tagger.gazetteer.get(phraseHash(ws)) ?? 0) & GAZ_PLACE) split = p
-    }
-    if (split < 0) continue
-    ;(out ??= []).push({ code: k, split, end })
   }
   return out ?? []
 }
 const FBIS_CODE = /^[A-Z]{2}\d{10}$/
+const FBIS_CODE_2 = /^[A-Z]{2}\d{4}[A-Z]$/
+const ALL_CAPS_WORD = /^\p{Lu}[\p{Lu}\-]+$/u
 
 // AP-style abbreviations of US states, as written after a city.
 const STATE_ABBR = /^(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Kans|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|N\.H|N\.J|N\.M|N\.Y|N\.C|N\.D|Okla|Ore|Pa|R\.I|S\.C|S\.D|Tenn|Tex|Vt|Va|Wash|W\.Va|Wis|Wyo)\.$/
