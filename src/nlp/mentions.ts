@@ -102,6 +102,22 @@ export function extractMentions(doc: Tokenized): Mention[] {
     let type: EntityType = s.type
     if (type === 'PER' && b - a > 1 && PLACE_DESIGNATOR.test(doc.tokens[b - 1].text)) type = 'LOC'
     else if (type !== 'PER' && !noisy && personShaped(doc, a, b)) type = 'PER'
+    // "Ms. Carpenter" read as an organization: Mr, Mrs and Ms only stand before people.
+    if (type !== 'PER' && !noisy && b - a > 1 && HONORIFIC.test(doc.tokens[a].text)) type = 'PER'
+    // A lone month abbreviation is a date, not a name ("Feb").
+    if (!noisy && b - a === 1 && MONTH_ABBR.test(doc.tokens[a].text)) continue
+    // "European Space Agency and Roger K. Crouch of NASA": two names and a person between, run together.
+    if (type !== 'PER' && !noisy) {
+      const k = coordinatedPerson(doc, a, b)
+      if (k > 0) {
+        out.push(mentionFromTokens(doc.text, doc.tokens, a, k, type))
+        let e = k + 1
+        while (e < b && !/^of$/i.test(doc.tokens[e].text)) e++
+        out.push(mentionFromTokens(doc.text, doc.tokens, k + 1, e, 'PER'))
+        if (e + 1 < b) out.push(mentionFromTokens(doc.text, doc.tokens, e + 1, b, 'ORG'))
+        continue
+      }
+    }
     // A title inside a place's or organization's name, then a person's name up to its end: the
     // tagger ran two names together ("CNEN Radioprotection Director Laercio Vinhas").
     if (type !== 'PER' && !noisy) {
@@ -195,6 +211,20 @@ function datelines(doc: Tokenized): SourceLine[] {
 const FBIS_CODE = /^[A-Z]{2}\d{10}$/
 const FBIS_CODE_2 = /^[A-Z]{2}\d{4}[A-Z]$/
 const ALL_CAPS_WORD = /^\p{Lu}[\p{Lu}\-]+$/u
+
+const HONORIFIC = /^(?:Mr|Mrs|Ms)\.?$/
+const MONTH_ABBR = /^(?:Feb|Apr|Aug|Sept?|Oct|Nov|Dec)\.?$/
+
+/** In [a, b): "and" followed by a first name, an initial and a surname (then "of" or the end): the index of "and", else -1. */
+function coordinatedPerson(doc: Tokenized, a: number, b: number): number {
+  const t = doc.tokens
+  for (let k = a + 1; k + 3 < b; k++) {
+    if (t[k].text !== 'and') continue
+    if (TITLE_CASE.test(t[k + 1].text) && /^\p{Lu}\.$/u.test(t[k + 2].text) && TITLE_CASE.test(t[k + 3].text) &&
+      (k + 4 === b || (/^of$/i.test(t[k + 4].text) && k + 5 < b))) return k
+  }
+  return -1
+}
 
 // AP-style abbreviations of US states, as written after a city.
 const STATE_ABBR = /^(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Kans|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|N\.H|N\.J|N\.M|N\.Y|N\.C|N\.D|Okla|Ore|Pa|R\.I|S\.C|S\.D|Tenn|Tex|Vt|Va|Wash|W\.Va|Wis|Wyo)\.$/
