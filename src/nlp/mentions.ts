@@ -3,7 +3,7 @@ import type { Tokenized } from './tokens.ts'
 import { buildEntities, mentionFromTokens, type Entity, type EntityType, type Mention } from './entities.ts'
 import { loadTagger, tagDocument } from './tagger.ts'
 import { MAX_ENTITIES_PER_TYPE } from './types.ts'
-import { GAZ_PREFIX, MAX_GAZ_WORDS, phraseHash } from './features.ts'
+import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, phraseHash } from './features.ts'
 
 // Resolved from this file so that it works from any working directory and in worker threads.
 const tagger = loadTagger(new URL('../../models/ner.bin.gz', import.meta.url))
@@ -79,9 +79,18 @@ export function extractMentions(doc: Tokenized): Mention[] {
   const { spans, noisy } = tagDocument(tagger, doc)
   const taken = new Uint8Array(doc.tokens.length)
   for (const s of spans) for (let i = s.first; i < s.last; i++) taken[i] = 1
+  const lines = noisy ? [] : datelines(doc)
   for (const s of spans) {
     if (s.type === 'MISC') continue
-    let [a, b] = trimSpan(doc, s.first, s.last, noisy)
+    let first = s.first
+    let last = s.last
+    for (const d of lines) {
+      // The dateline's names replace what the tagger made of them, and a span that ran from
+      // the headline into the code is dropped ("Radiation Leak AU0202111694 Paris AFP").
+      if ((first >= d.drop && first < d.end) || (first < d.drop && last > d.drop)) first = last
+    }
+    if (first >= last) continue
+    let [a, b] = trimSpan(doc, first, last, noisy)
     // The tagger often starts an organization's name one word late when that word is also an
     // ordinary one ("[General] Accounting Office", "[Progressive] Conservative Party"): a
     // capitalised word right before it, inside the sentence and in no other name, is taken in.
@@ -93,9 +102,144 @@ export function extractMentions(doc: Tokenized): Mention[] {
     let type: EntityType = s.type
     if (type === 'PER' && b - a > 1 && PLACE_DESIGNATOR.test(doc.tokens[b - 1].text)) type = 'LOC'
     else if (type !== 'PER' && !noisy && personShaped(doc, a, b)) type = 'PER'
+    // "Ms. Carpenter" read as an organization: Mr, Mrs and Ms only stand before people.
+    if (type !== 'PER' && !noisy && b - a > 1 && HONORIFIC.test(doc.tokens[a].text)) type = 'PER'
+    // A lone month abbreviation is a date, not a name ("Feb").
+    if (!noisy && b - a === 1 && MONTH_ABBR.test(doc.tokens[a].text)) continue
+    // "European Space Agency and Roger K. Crouch of NASA": two names and a person between, run together.
+    if (type !== 'PER' && !noisy) {
+      const k = coordinatedPerson(doc, a, b)
+      if (k > 0) {
+        out.push(mentionFromTokens(doc.text, doc.tokens, a, k, type))
+        let e = k + 1
+        while (e < b && !/^of$/i.test(doc.tokens[e].text)) e++
+        out.push(mentionFromTokens(doc.text, doc.tokens, k + 1, e, 'PER'))
+        if (e + 1 < b) out.push(mentionFromTokens(doc.text, doc.tokens, e + 1, b, 'ORG'))
+        continue
+      }
+    }
+    // A title inside a place's or organization's name, then a person's name up to its end: the
+    // tagger ran two names together ("CNEN Radioprotection Director Laercio Vinhas").
+    if (type !== 'PER' && !noisy) {
+      const j = titleSplit(doc, a, b)
+      if (j > 0) {
+        out.push(mentionFromTokens(doc.text, doc.tokens, a, j, type))
+        a = j + 1
+        type = 'PER'
+      }
+    }
+    // An untagged US state abbreviation after a place and a comma is a place too ("Gunnison ,
+    // Colo."); a one-word "person" right before one is a place ("Jackson , Wyo.").
+    const st = b + 1
+    if (!noisy && st < doc.tokens.length && !taken[st] && doc.tokens[b].text === ',' && doc.tokens[st].sent === doc.tokens[a].sent &&
+      STATE_ABBR.test(doc.tokens[st].text) && (type === 'LOC' || (type === 'PER' && b - a === 1))) {
+      out.push(mentionFromTokens(doc.text, doc.tokens, a, b, 'LOC'))
+      out.push(mentionFromTokens(doc.text, doc.tokens, st, st + 1, 'LOC'))
+      continue
+    }
     out.push(mentionFromTokens(doc.text, doc.tokens, a, b, type))
   }
+  if (lines.length) {
+    for (const d of lines) out.push(mentionFromTokens(doc.text, doc.tokens, d.from, d.split, 'LOC'), mentionFromTokens(doc.text, doc.tokens, d.split, d.end, 'ORG'))
+    out.sort((x, y) => x.first - y.first)
+  }
   return out
+}
+
+const GAZ_PLACE = (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf('country'))
+
+interface SourceLine {
+  /** Spans of the tagger from here to `end` are dropped. */
+  drop: number
+  /** The place is [from, split), the source [split, end). */
+  from: number
+  split: number
+  end: number
+}
+
+/** The longest known city or country of one to three words at `from`, ending before `limit`: its end, or -1. */
+function placeEnd(toks: Tokenized['tokens'], from: number, limit: number): number {
+  for (let p = Math.min(from + 3, limit); p > from; p--) {
+    const ws: string[] = []
+    for (let i = from; i < p; i++) ws.push(toks[i].text.toLowerCase())
+    if ((tagger.gazetteer.get(phraseHash(ws)) ?? 0) & GAZ_PLACE) return p
+  }
+  return -1
+}
+
+/**
+ * Source lines of monitored broadcasts and press (FBIS): "[headline] AU0202111694 Paris AFP in
+ * English 0107 GMT 2 Feb 94" (or a code such as 94AS0286D): a document code, the place, the
+ * source, "in" and a language. The place is the longest known city or country (up to three
+ * words) after the code, the source the words up to "in". Also a line of a place and a source
+ * in capitals alone ("Tokyo MAINICHI SHIMBUN").
+ */
+function datelines(doc: Tokenized): SourceLine[] {
+  const toks = doc.tokens
+  let out: SourceLine[] | undefined
+  for (let k = 0; k + 3 < toks.length; k++) {
+    const w = toks[k].text
+    // The second form is tokenized in two: "94" "AS0286D".
+    const code2 = w.length === 7 && k > 0 && FBIS_CODE_2.test(w) && /^\d\d$/.test(toks[k - 1].text)
+    if (code2 || (w.length === 12 && FBIS_CODE.test(w))) {
+      let end = -1
+      for (let m = k + 3; m < Math.min(toks.length - 1, k + 10) && toks[m].sent === toks[k].sent; m++) {
+        if (toks[m].text === 'in' && /^\p{Lu}\p{Ll}+/u.test(toks[m + 1].text)) { end = m; break }
+      }
+      if (end < 0) continue
+      let split = placeEnd(toks, k + 1, end - 1)
+      // A place the gazetteer does not know ("Madras THE HINDU"): the title-case words before a source in capitals.
+      if (split < 0) {
+        let p = k + 1
+        while (p < end && TITLE_CASE.test(toks[p].text)) p++
+        if (p > k + 1 && p - k - 1 <= 3 && p < end && ALL_CAPS_WORD.test(toks[p].text)) split = p
+      }
+      if (split > 0) (out ??= []).push({ drop: code2 ? k - 1 : k, from: k + 1, split, end })
+    } else if (k === doc.sentences[toks[k].sent].first && TITLE_CASE.test(w)) {
+      // A line: a place, then one to four words in capitals up to the line's end.
+      const sl = doc.sentences[toks[k].sent]
+      if (sl.last - k > 6 || sl.last - k < 2 || !/\n/.test(doc.text.slice(sl.end, sl.end + 2)) && sl.end !== doc.text.length) continue
+      const split = placeEnd(toks, k, sl.last - 1)
+      if (split < 0) continue
+      let caps = true
+      for (let i = split; i < sl.last; i++) if (!ALL_CAPS_WORD.test(toks[i].text)) caps = false
+      if (caps) (out ??= []).push({ drop: k, from: k, split, end: sl.last })
+    }
+  }
+  return out ?? []
+}
+const FBIS_CODE = /^[A-Z]{2}\d{10}$/
+const FBIS_CODE_2 = /^[A-Z]{2}\d{4}[A-Z]$/
+const ALL_CAPS_WORD = /^\p{Lu}[\p{Lu}\-]+$/u
+
+const HONORIFIC = /^(?:Mr|Mrs|Ms)\.?$/
+const MONTH_ABBR = /^(?:Feb|Apr|Aug|Sept?|Oct|Nov|Dec)\.?$/
+
+/** In [a, b): "and" followed by a first name, an initial and a surname (then "of" or the end): the index of "and", else -1. */
+function coordinatedPerson(doc: Tokenized, a: number, b: number): number {
+  const t = doc.tokens
+  for (let k = a + 1; k + 3 < b; k++) {
+    if (t[k].text !== 'and') continue
+    if (TITLE_CASE.test(t[k + 1].text) && /^\p{Lu}\.$/u.test(t[k + 2].text) && TITLE_CASE.test(t[k + 3].text) &&
+      (k + 4 === b || (/^of$/i.test(t[k + 4].text) && k + 5 < b))) return k
+  }
+  return -1
+}
+
+// AP-style abbreviations of US states, as written after a city.
+const STATE_ABBR = /^(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Kans|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|N\.H|N\.J|N\.M|N\.Y|N\.C|N\.D|Okla|Ore|Pa|R\.I|S\.C|S\.D|Tenn|Tex|Vt|Va|Wash|W\.Va|Wis|Wyo)\.$/
+// Capitalised titles that stand between an organization's or place's name and a person's.
+const JOB_TITLE = /^(?:Director|Attorney|Deputy|Commander|Chairman|Chairwoman|Secretary|Minister|Spokesman|Spokeswoman|President|Governor|Mayor|Chief|Ambassador|Envoy|Premier|Senator|Judge|Professor|Economist|Correspondent|Officer|Manager|Editor|Coach)$/
+
+/** Index of a title word inside [a, b) followed by two or three name words up to b, else -1. */
+function titleSplit(doc: Tokenized, a: number, b: number): number {
+  for (let j = a + 1; j <= b - 3; j++) {
+    if (!JOB_TITLE.test(doc.tokens[j].text) || b - j - 1 > 3) continue
+    let ok = true
+    for (let i = j + 1; i < b; i++) if (!TITLE_CASE.test(doc.tokens[i].text) && !/^\p{Lu}\.$/u.test(doc.tokens[i].text)) ok = false
+    if (ok) return j
+  }
+  return -1
 }
 
 /** Gazetteer classes of a name ("Japan" → country), as the tagger's model file knows them. */
