@@ -69,3 +69,30 @@ t.test('cleanName drops wrapping punctuation, possessives and swallowed sentence
   ]
   for (const [input, want] of table) t.equal(cleanName(input), want, input)
 })
+
+// The mention rules after the tagger (src/nlp/mentions.ts): each row fails without its rule
+// (checked against tea-extract-1.3.0, which had none of them).
+type Entities = ReturnType<typeof run>
+const RULES: { rule: string; text: string; want: Partial<Record<keyof Entities, string[]>>; also?: (e: Entities) => boolean }[] = [
+  { rule: 'a title inside a name splits off the person after it', text: 'CNEN Radioprotection Director Laercio Vinhas said the leak had been contained by the morning.', want: { persons: ['Laercio Vinhas'], organizations: ['CNEN Radioprotection'] } },
+  { rule: 'a one-word name before a state abbreviation is a place', text: 'The storm hit Jackson, Wyo., late on Sunday and closed the roads.', want: { persons: [], locations: ['Jackson', 'Wyo.'] } },
+  { rule: 'Mr, Mrs and Ms stand before people', text: 'Ms. Ferraro Carpenter of the Treasury said the plan was sound.', want: { organizations: [] }, also: (e) => e.persons.some((p) => p.startsWith('Ferraro Carpenter')) },
+  { rule: "'X and First I. Last of Y' is three names", text: 'The European Space Agency and Roger K. Crouch of NASA signed the agreement on the new telescope.', want: { persons: ['Roger K. Crouch'], organizations: ['European Space Agency', 'NASA'] } },
+  {
+    rule: 'a source line gives its place and source; a lone month abbreviation is no name',
+    text: 'Radiation Leak Reported at Plant\nAU0202111694 Paris AFP in English 0107 GMT 2 Feb 94\nThe leak was reported by workers at the plant early in the morning.',
+    want: { locations: ['Paris'], organizations: ['AFP'] },
+    also: (e) => !Object.values(e).flat().includes('Feb'),
+  },
+]
+
+for (const c of RULES) {
+  t.test(`rule: ${c.rule}`, async (t) => {
+    const e = run(c.text)
+    for (const [list, names] of Object.entries(c.want) as [keyof Entities, string[]][]) {
+      if (names.length === 0) t.same(e[list], [], `no ${list}`)
+      else for (const name of names) t.ok(e[list].includes(name), `${name} in ${list} (got ${JSON.stringify(e[list])})`)
+    }
+    if (c.also) t.ok(c.also(e), `and: ${c.also.toString()} (got ${JSON.stringify(e)})`)
+  })
+}
