@@ -12,8 +12,13 @@ export interface ServerProcess {
   exited: Promise<number | null>
 }
 
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+/**
+ * `launcher`, if given, is a command that runs the rest of its arguments (`node scripts/start.mjs`)
+ * by exec, so that the child's pid stays the server's.
+ */
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000, launcher: string[] = []): Promise<ServerProcess> {
+  const argv = [...launcher, process.execPath, 'scripts/start.mjs']
+  const child = spawn(argv[0], argv.slice(1), {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
