@@ -170,25 +170,33 @@ export function spans(tags: Int32Array): { first: number; last: number; type: (t
 /** Scorer over a trained model: features unseen in training are ignored. */
 export function modelScorer(model: TaggerModel, doc: Tokenized, info: DocInfo): Scorer {
   const feats: number[] = []
+  let rows = new Int32Array(128)
   const { weights, slots, mask, scale } = model
-  // The table lookup is inlined: this loop is most of the engine's time.
-  const add = (f: number, scores: Float64Array) => {
-    let h = f & mask
-    for (;;) {
-      const k = slots[2 * h]
-      if (k === f) break
-      if (k === 0) return
-      h = (h + 1) & mask
-    }
-    const base = slots[2 * h + 1] * NTAGS
-    for (let t = 0; t < NTAGS; t++) scores[t] += Math.fround(weights[base + t] * scale)
-  }
   return (i, dynamic, scores) => {
-    scores.fill(0)
     feats.length = 0
     staticFeatures(doc, info, i, feats)
-    for (let k = 0; k < feats.length; k++) add(feats[k], scores)
-    for (let k = 0; k < dynamic.length; k++) add(dynamic[k], scores)
+    for (let k = 0; k < dynamic.length; k++) feats.push(dynamic[k])
+    if (rows.length < feats.length) rows = new Int32Array(2 * feats.length)
+    // Two passes, all the table probes first and then all the weight rows: each probe and each
+    // row is a likely cache miss, and with no dependency between consecutive ones the CPU
+    // overlaps them, where a probe-then-add loop waits for each miss in turn. This loop is
+    // most of the engine's time; the rows are still added in feature order.
+    let n = 0
+    for (let k = 0; k < feats.length; k++) {
+      const f = feats[k]
+      let h = f & mask
+      for (;;) {
+        const key = slots[2 * h]
+        if (key === f) { rows[n++] = slots[2 * h + 1]; break }
+        if (key === 0) break
+        h = (h + 1) & mask
+      }
+    }
+    scores.fill(0)
+    for (let k = 0; k < n; k++) {
+      const base = rows[k] * NTAGS
+      for (let t = 0; t < NTAGS; t++) scores[t] += Math.fround(weights[base + t] * scale)
+    }
   }
 }
 
