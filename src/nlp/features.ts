@@ -484,6 +484,17 @@ for (let prev = -1; prev < NTAGS; prev++)
     for (let tag = 0; tag < NTAGS; tag++)
       ALLOWED[(prev + 1) * 2 * NTAGS + last * NTAGS + tag] = allowedSlow(prev, tag, last === 1) ? 1 : 0
 
+/**
+ * The same table as lists, ascending: ALLOWED_TAGS[(prev + 1) * 2 + last]. Only these tags can
+ * be chosen, so only their scores are needed: 11 of the 21 outside an entity, 1 or 2 inside one.
+ */
+export const ALLOWED_TAGS: Uint8Array[] = []
+for (let k = 0; k < (NTAGS + 1) * 2; k++) {
+  const tags: number[] = []
+  for (let tag = 0; tag < NTAGS; tag++) if (ALLOWED[k * NTAGS + tag]) tags.push(tag)
+  ALLOWED_TAGS.push(Uint8Array.from(tags))
+}
+
 /** Features that read the decisions already taken (previous tags, earlier labels of the same word). */
 export function dynamicFeatures(prev1: number, prev2: number, shapeHash: number, history: number, runHistory: number, out: number[]): void {
   out.push(feat(T.tM1, prev1 + 1), feat(T.tM2M1, prev2 + 1, prev1 + 1), feat(T.tM1s, prev1 + 1, shapeHash))
