@@ -6,7 +6,7 @@
 // in an open-addressing table are a few nanoseconds each. Collisions between the ~10^5
 // kept features are negligible at 30 bits.
 import type { Tokenized } from './tokens.ts'
-import { IdIndex } from './tables.ts'
+import { IdIntMap } from './tables.ts'
 
 /** Gazetteer classes, one bit each, as stored in the model file. */
 export const GAZ_CLASSES = [
@@ -96,8 +96,8 @@ const T = {
  * rows of the sentiment model's vectors.
  */
 export interface ClusterIndex {
-  index: IdIndex
-  codes: Uint16Array
+  /** Word hash (0 stored as 1, see buildClusterIndex) → code. */
+  codes: IdIntMap
 }
 
 /** Code of a word absent from the cluster table. */
@@ -105,13 +105,11 @@ export const NO_CLUSTER = 0xffff
 
 // Hash 0 is stored and looked up as 1, as the files were built: the two share an entry.
 export function buildClusterIndex(words: ArrayLike<number>, codes: ArrayLike<number>): ClusterIndex {
-  return { index: new IdIndex(Array.from(words, (w) => w || 1)), codes: Uint16Array.from(codes) }
+  return { codes: new IdIntMap(Array.from(words, (w) => w || 1), Uint16Array.from(codes)) }
 }
 
 export function clusterOf(ix: ClusterIndex | undefined, wordHash: number): number {
-  if (!ix) return NO_CLUSTER
-  const r = ix.index.row(wordHash || 1)
-  return r < 0 ? NO_CLUSTER : ix.codes[r]
+  return ix ? ix.codes.getOr(wordHash || 1, NO_CLUSTER) : NO_CLUSTER
 }
 
 /** Shape class of a character, as a one-letter code. */
