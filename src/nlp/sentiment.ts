@@ -135,20 +135,29 @@ export function sentimentInput(m: Pick<SentimentModel, 'rows' | 'vectors' | 'sca
     if (v) { addTo(out, B.valence, tmp, ((negated ? -1 : 1) * v) / 5); wsum[B.valence]++ }
     // A word inside a negation scope counts only there: "was not corrupt" is not "was corrupt".
     if (negated) { addTo(out, B.negated, tmp, 1); wsum[B.negated]++; continue }
-    if (d <= WINDOW) {
-      const b = side === 0 ? B.left : B.right
-      addTo(out, b, tmp, 1)
-      wsum[b]++
-      if (d <= 2) { const b2 = side === 0 ? B.left2 : B.right2; addTo(out, b2, tmp, 1); wsum[b2]++ }
-    }
-    addTo(out, B.sentence, tmp, 1)
+    // The blocks of a word that is neither a target's nor negated, in one pass over its vector:
+    // each element gets the same updates as in one pass per block, so the sums are the same.
+    const near = d <= WINDOW ? (side === 0 ? B.left : B.right) : -1
+    const nearer = d <= 2 ? (side === 0 ? B.left2 : B.right2) : -1
+    if (near >= 0) wsum[near]++
+    if (nearer >= 0) wsum[nearer]++
     wsum[B.sentence]++
     const dw = 1 / (1 + d)
-    addTo(out, B.distance, tmp, dw)
     wsum[B.distance] += dw
     if (!wsum[B.max]) out.fill(-1, mx, mx + DIMS)
     wsum[B.max] = 1
-    for (let j = 0; j < DIMS; j++) if (tmp[j] > out[mx + j]) out[mx + j] = tmp[j]
+    const on = near * DIMS
+    const on2 = nearer * DIMS
+    const os = B.sentence * DIMS
+    const od = B.distance * DIMS
+    for (let j = 0; j < DIMS; j++) {
+      const x = tmp[j]
+      if (near >= 0) out[on + j] += x
+      if (nearer >= 0) out[on2 + j] += x
+      out[os + j] += x
+      out[od + j] += dw * x
+      if (x > out[mx + j]) out[mx + j] = x
+    }
   }
   for (let b = 0; b < BLOCKS.length; b++) {
     if (b === B.valence || b === B.max || !wsum[b]) continue
