@@ -6,7 +6,7 @@
 // in an open-addressing table are a few nanoseconds each. Collisions between the ~10^5
 // kept features are negligible at 30 bits.
 import type { Tokenized } from './tokens.ts'
-import { IdIndex } from './tables.ts'
+import { IdIntMap } from './tables.ts'
 
 /** Gazetteer classes, one bit each, as stored in the model file. */
 export const GAZ_CLASSES = [
@@ -96,8 +96,8 @@ const T = {
  * rows of the sentiment model's vectors.
  */
 export interface ClusterIndex {
-  index: IdIndex
-  codes: Uint16Array
+  /** Word hash (0 stored as 1, see buildClusterIndex) → code. */
+  codes: IdIntMap
 }
 
 /** Code of a word absent from the cluster table. */
@@ -105,13 +105,11 @@ export const NO_CLUSTER = 0xffff
 
 // Hash 0 is stored and looked up as 1, as the files were built: the two share an entry.
 export function buildClusterIndex(words: ArrayLike<number>, codes: ArrayLike<number>): ClusterIndex {
-  return { index: new IdIndex(Array.from(words, (w) => w || 1)), codes: Uint16Array.from(codes) }
+  return { codes: new IdIntMap(Array.from(words, (w) => w || 1), Uint16Array.from(codes)) }
 }
 
 export function clusterOf(ix: ClusterIndex | undefined, wordHash: number): number {
-  if (!ix) return NO_CLUSTER
-  const r = ix.index.row(wordHash || 1)
-  return r < 0 ? NO_CLUSTER : ix.codes[r]
+  return ix ? ix.codes.getOr(wordHash || 1, NO_CLUSTER) : NO_CLUSTER
 }
 
 /** Shape class of a character, as a one-letter code. */
@@ -483,6 +481,17 @@ for (let prev = -1; prev < NTAGS; prev++)
   for (let last = 0; last < 2; last++)
     for (let tag = 0; tag < NTAGS; tag++)
       ALLOWED[(prev + 1) * 2 * NTAGS + last * NTAGS + tag] = allowedSlow(prev, tag, last === 1) ? 1 : 0
+
+/**
+ * The same table as lists, ascending: ALLOWED_TAGS[(prev + 1) * 2 + last]. Only these tags can
+ * be chosen, so only their scores are needed: 11 of the 21 outside an entity, 1 or 2 inside one.
+ */
+export const ALLOWED_TAGS: Uint8Array[] = []
+for (let k = 0; k < (NTAGS + 1) * 2; k++) {
+  const tags: number[] = []
+  for (let tag = 0; tag < NTAGS; tag++) if (ALLOWED[k * NTAGS + tag]) tags.push(tag)
+  ALLOWED_TAGS.push(Uint8Array.from(tags))
+}
 
 /** Features that read the decisions already taken (previous tags, earlier labels of the same word). */
 export function dynamicFeatures(prev1: number, prev2: number, shapeHash: number, history: number, runHistory: number, out: number[]): void {

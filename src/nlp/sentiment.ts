@@ -135,20 +135,29 @@ export function sentimentInput(m: Pick<SentimentModel, 'rows' | 'vectors' | 'sca
     if (v) { addTo(out, B.valence, tmp, ((negated ? -1 : 1) * v) / 5); wsum[B.valence]++ }
     // A word inside a negation scope counts only there: "was not corrupt" is not "was corrupt".
     if (negated) { addTo(out, B.negated, tmp, 1); wsum[B.negated]++; continue }
-    if (d <= WINDOW) {
-      const b = side === 0 ? B.left : B.right
-      addTo(out, b, tmp, 1)
-      wsum[b]++
-      if (d <= 2) { const b2 = side === 0 ? B.left2 : B.right2; addTo(out, b2, tmp, 1); wsum[b2]++ }
-    }
-    addTo(out, B.sentence, tmp, 1)
+    // The blocks of a word that is neither a target's nor negated, in one pass over its vector:
+    // each element gets the same updates as in one pass per block, so the sums are the same.
+    const near = d <= WINDOW ? (side === 0 ? B.left : B.right) : -1
+    const nearer = d <= 2 ? (side === 0 ? B.left2 : B.right2) : -1
+    if (near >= 0) wsum[near]++
+    if (nearer >= 0) wsum[nearer]++
     wsum[B.sentence]++
     const dw = 1 / (1 + d)
-    addTo(out, B.distance, tmp, dw)
     wsum[B.distance] += dw
     if (!wsum[B.max]) out.fill(-1, mx, mx + DIMS)
     wsum[B.max] = 1
-    for (let j = 0; j < DIMS; j++) if (tmp[j] > out[mx + j]) out[mx + j] = tmp[j]
+    const on = near * DIMS
+    const on2 = nearer * DIMS
+    const os = B.sentence * DIMS
+    const od = B.distance * DIMS
+    for (let j = 0; j < DIMS; j++) {
+      const x = tmp[j]
+      if (near >= 0) out[on + j] += x
+      if (nearer >= 0) out[on2 + j] += x
+      out[os + j] += x
+      out[od + j] += dw * x
+      if (x > out[mx + j]) out[mx + j] = x
+    }
   }
   for (let b = 0; b < BLOCKS.length; b++) {
     if (b === B.valence || b === B.max || !wsum[b]) continue
@@ -168,26 +177,45 @@ function addTo(out: Float32Array, block: number, v: Float32Array, weight: number
   for (let j = 0; j < DIMS; j++) out[o + j] += weight * v[j]
 }
 
+// Scratch space of sentimentScores (one module instance per thread, and no call re-enters).
+const runStart = new Int32Array(INPUTS / 4)
+const runEnd = new Int32Array(INPUTS / 4)
+const dense = new Float64Array(INPUTS)
+
 /** Class probabilities (POLARITIES order) of an input vector. */
 export function sentimentScores(m: SentimentModel, x: Float32Array): number[] {
   const H = m.hidden
   const z = [m.b2[0], m.b2[1], m.b2[2]]
   const w1 = m.w1
   // Runs of four zeros are skipped (a block with no word in it: no negation, no lexicon word):
-  // the sums are unchanged, and a quarter or more of the input is often empty.
-  const active: number[] = []
-  for (let k = 0; k < INPUTS; k += 4) if (x[k] || x[k + 1] || x[k + 2] || x[k + 3]) active.push(k)
-  const n = active.length
+  // the sums are unchanged, and a quarter or more of the input is often empty. The rest is
+  // copied once into consecutive doubles, in runs of adjacent groups of four, so that the
+  // loop below, run for every hidden unit, neither converts x nor looks up where it goes on.
+  let runs = 0
+  let n = 0
+  for (let k = 0; k < INPUTS; k += 4) {
+    if (!(x[k] || x[k + 1] || x[k + 2] || x[k + 3])) continue
+    if (runs === 0 || runEnd[runs - 1] !== k) runStart[runs++] = k
+    runEnd[runs - 1] = k + 4
+    dense[n] = x[k]
+    dense[n + 1] = x[k + 1]
+    dense[n + 2] = x[k + 2]
+    dense[n + 3] = x[k + 3]
+    n += 4
+  }
   for (let j = 0; j < H; j++) {
     const o = j * INPUTS
-    // Four accumulators (INPUTS is a multiple of 4): about twice as fast as one.
+    // Four accumulators (INPUTS is a multiple of 4): about twice as fast as one. Each sums its
+    // terms in input order, as a plain loop over the non-zero groups would.
     let a0 = m.b1[j], a1 = 0, a2 = 0, a3 = 0
-    for (let i = 0; i < n; i++) {
-      const k = o + active[i]
-      a0 += w1[k] * x[k - o]
-      a1 += w1[k + 1] * x[k - o + 1]
-      a2 += w1[k + 2] * x[k - o + 2]
-      a3 += w1[k + 3] * x[k - o + 3]
+    let q = 0
+    for (let r = 0; r < runs; r++) {
+      for (let k = o + runStart[r], e = o + runEnd[r]; k < e; k += 4, q += 4) {
+        a0 += w1[k] * dense[q]
+        a1 += w1[k + 1] * dense[q + 1]
+        a2 += w1[k + 2] * dense[q + 2]
+        a3 += w1[k + 3] * dense[q + 3]
+      }
     }
     const a = a0 + a1 + a2 + a3
     if (a <= 0) continue

@@ -3,7 +3,7 @@
 import { encodeModelFile, readModelFile } from './model-file.ts'
 import type { Tokenized } from './tokens.ts'
 import {
-  ALLOWED, B, L, NTAGS, TAGS, TYPES, U, docInfo, dynamicFeatures, fnv, staticFeatures, tagPart, tagType,
+  ALLOWED_TAGS, B, L, NTAGS, TAGS, TYPES, U, docInfo, dynamicFeatures, fnv, staticFeatures, tagPart, tagType,
   buildClusterIndex, type ClusterIndex, type DocInfo, type Gazetteer, type GazetteerLookup,
 } from './features.ts'
 import { IdIndex, IdIntMap } from './tables.ts'
@@ -67,8 +67,11 @@ export function rowOfFeature(m: TaggerModel, f: number): number {
   }
 }
 
-/** Scores every tag of token i given its dynamic features; training and tagging share the decoder. */
-export type Scorer = (i: number, dynamic: number[], scores: Float64Array) => void
+/**
+ * Scores token i given its dynamic features: at least the tags in `tags` (the ones allowed
+ * there; a scorer may fill in the others too). Training and tagging share the decoder.
+ */
+export type Scorer = (i: number, dynamic: number[], scores: Float64Array, tags: Uint8Array) => void
 
 /** Tokens of a word are linked to an earlier entity of the document only when they look like names. */
 const HISTORY_WORD = /^[\p{L}][\p{L}\p{N}'’.&-]+$/u
@@ -116,13 +119,12 @@ export function decode(
         for (let k = 0; k < rh.length; k++) if (rh[k] > best) { best = rh[k]; runHist = k }
       }
       dynamicFeatures(p1, p2, info.hShape[i], hist, runHist, dyn)
-      score(i, dyn, scores)
-      const last = i === s.last - 1
+      const allowed = ALLOWED_TAGS[(p1 + 1) * 2 + (i === s.last - 1 ? 1 : 0)]
+      score(i, dyn, scores, allowed)
       let bestTag = 0
       let bestScore = -Infinity
-      const base = (p1 + 1) * 2 * NTAGS + (last ? NTAGS : 0)
-      for (let t = 0; t < NTAGS; t++) {
-        if (!ALLOWED[base + t]) continue
+      for (let k = 0; k < allowed.length; k++) {
+        const t = allowed[k]
         if (scores[t] > bestScore) { bestScore = scores[t]; bestTag = t }
       }
       onStep?.(i, dyn, bestTag)
@@ -170,25 +172,37 @@ export function spans(tags: Int32Array): { first: number; last: number; type: (t
 /** Scorer over a trained model: features unseen in training are ignored. */
 export function modelScorer(model: TaggerModel, doc: Tokenized, info: DocInfo): Scorer {
   const feats: number[] = []
+  let rows = new Int32Array(128)
   const { weights, slots, mask, scale } = model
-  // The table lookup is inlined: this loop is most of the engine's time.
-  const add = (f: number, scores: Float64Array) => {
-    let h = f & mask
-    for (;;) {
-      const k = slots[2 * h]
-      if (k === f) break
-      if (k === 0) return
-      h = (h + 1) & mask
-    }
-    const base = slots[2 * h + 1] * NTAGS
-    for (let t = 0; t < NTAGS; t++) scores[t] += Math.fround(weights[base + t] * scale)
-  }
-  return (i, dynamic, scores) => {
-    scores.fill(0)
+  return (i, dynamic, scores, tags) => {
     feats.length = 0
     staticFeatures(doc, info, i, feats)
-    for (let k = 0; k < feats.length; k++) add(feats[k], scores)
-    for (let k = 0; k < dynamic.length; k++) add(dynamic[k], scores)
+    for (let k = 0; k < dynamic.length; k++) feats.push(dynamic[k])
+    if (rows.length < feats.length) rows = new Int32Array(2 * feats.length)
+    // Two passes, all the table probes first and then all the weight rows: each probe and each
+    // row is a likely cache miss, and with no dependency between consecutive ones the CPU
+    // overlaps them, where a probe-then-add loop waits for each miss in turn. This loop is
+    // most of the engine's time; the rows are still added in feature order, and only the
+    // columns of the allowed tags (the others would not be read).
+    let n = 0
+    for (let k = 0; k < feats.length; k++) {
+      const f = feats[k]
+      let h = f & mask
+      for (;;) {
+        const key = slots[2 * h]
+        if (key === f) { rows[n++] = slots[2 * h + 1]; break }
+        if (key === 0) break
+        h = (h + 1) & mask
+      }
+    }
+    scores.fill(0)
+    for (let k = 0; k < n; k++) {
+      const base = rows[k] * NTAGS
+      for (let c = 0; c < tags.length; c++) {
+        const t = tags[c]
+        scores[t] += Math.fround(weights[base + t] * scale)
+      }
+    }
   }
 }
 
