@@ -19,7 +19,9 @@ const { values } = parseArgs({
 })
 const TASKS = ['ner', 'relations', 'sentiment']
 const tasks = values.only ? values.only.split(',') : TASKS
-const models = path.join(REPO_ROOT, 'models')
+// TEA_MODELS_OUT writes the models elsewhere (seed experiments); TEA_NER_SEED and TEA_REL_SEED
+// change the tagger's and the relation model's training seeds (defaults: the committed models).
+const models = process.env.TEA_MODELS_OUT ?? path.join(REPO_ROOT, 'models')
 
 // Several tasks: each in a fresh process, in order. A model trained in the same process as an
 // earlier one came out different from the same model trained alone (state left in shared
@@ -39,7 +41,7 @@ if (want('ner')) {
     // Three epochs: with the training-name gazetteer, dev F1 peaks early (tuned on CoNLL-2003 dev).
     epochs: Number(values.epochs ?? 3),
     minCount: Number(values['min-count'] ?? 2),
-    seed: 20031,
+    seed: Number(process.env.TEA_NER_SEED ?? 20031),
     out: path.join(models, 'ner.bin.gz'),
     // Following dev F1 per epoch is only a progress report; it does not steer training.
     dev: values.dev ? 'conll2003/dev_docs.jsonl' : undefined,
@@ -49,7 +51,7 @@ if (want('ner')) {
 if (want('relations')) {
   // Imported here: it loads the tagger trained just above.
   const { trainRelations } = await import('./nlp/train-relations.ts')
-  trainRelations({ out: path.join(models, 'relations.json'), seed: 20042, epochs: 15 })
+  trainRelations({ out: path.join(models, 'relations.json'), seed: Number(process.env.TEA_REL_SEED ?? 20042), epochs: 15 })
 }
 
 if (want('sentiment')) {

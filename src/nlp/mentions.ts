@@ -95,6 +95,10 @@ export function extractMentions(doc: Tokenized): Mention[] {
     // ordinary one ("[General] Accounting Office", "[Progressive] Conservative Party"): a
     // capitalised word right before it, inside the sentence and in no other name, is taken in.
     if (s.type === 'ORG' && !noisy) while (a > 0 && joinsOrgName(doc, a - 1, taken)) a--
+    // "Guy M. Struve": a first name right before a person's name that starts with an initial.
+    if (s.type === 'PER' && !noisy && a > 0 && a === s.first && /^\p{Lu}\.$/u.test(doc.tokens[a].text) && b - a >= 2 &&
+      !taken[a - 1] && doc.tokens[a - 1].sent === doc.tokens[a].sent && TITLE_CASE.test(doc.tokens[a - 1].text) && !PERSON_TITLE.test(doc.tokens[a - 1].text) &&
+      ((tagger.gazetteer.get(phraseHash([doc.tokens[a - 1].text.toLowerCase()])) ?? 0) & GAZ_FIRST)) a--
     // A generational suffix is part of a person's name ("Martin Luther King Jr.").
     if (s.type === 'PER' && b < doc.tokens.length && doc.tokens[b].sent === doc.tokens[a].sent && SUFFIX.test(doc.tokens[b].text)) b++
     // No person's name ends in "District" or "Parish": the tagger read a place as a name
@@ -118,6 +122,9 @@ export function extractMentions(doc: Tokenized): Mention[] {
         continue
       }
     }
+    // "Lazutkin , former first deputy general director of…", "Radovan Karadzic , leader of…": a
+    // name followed by an apposition that gives a person's role is a person's.
+    if (type !== 'PER' && !noisy && appositiveRole(doc, a, b)) type = 'PER'
     // A title inside a place's or organization's name, then a person's name up to its end: the
     // tagger ran two names together ("CNEN Radioprotection Director Laercio Vinhas").
     if (type !== 'PER' && !noisy) {
@@ -147,6 +154,8 @@ export function extractMentions(doc: Tokenized): Mention[] {
 }
 
 const GAZ_PLACE = (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf('country'))
+const GAZ_REGION = 1 << GAZ_CLASSES.indexOf('region')
+const GAZ_FIRST = 1 << GAZ_CLASSES.indexOf('first')
 
 interface SourceLine {
   /** Spans of the tagger from here to `end` are dropped. */
@@ -213,6 +222,25 @@ const FBIS_CODE_2 = /^[A-Z]{2}\d{4}[A-Z]$/
 const ALL_CAPS_WORD = /^\p{Lu}[\p{Lu}\-]+$/u
 
 const HONORIFIC = /^(?:Mr|Mrs|Ms)\.?$/
+const ROLE = /^(?:leader|president|vice-president|director|chairman|chairwoman|spokesman|spokeswoman|minister|secretary|head|chief|commander|deputy|mayor|governor|professor|attorney|lawyer|editor|economist|analyst|executive|founder|ambassador|envoy|general|senator|judge|actor|actress|singer|author|writer|manager|coach|aide|adviser|advisor|prosecutor|son|daughter|wife|husband|widow)$/
+const ROLE_MOD = /^(?:former|then|the|a|an|now|acting|first|second|deputy|general|vice|assistant|executive|senior|chief|top|longtime|new|retired|his|her|its|their)$/
+
+/** [a, b) is followed by ", (modifiers) role" (", former first deputy general director"): a person's apposition. */
+function appositiveRole(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b - a > 3 || b + 1 >= t.length || t[b].text !== ',' || t[b].sent !== t[a].sent) return false
+  for (let i = a; i < b; i++) if (!TITLE_CASE.test(t[i].text)) return false
+  // A known city, country or region stays a place (datelines: "Beijing , the commander of…").
+  const ws: string[] = []
+  for (let i = a; i < b; i++) ws.push(t[i].text.toLowerCase())
+  if ((tagger.gazetteer.get(phraseHash(ws)) ?? 0) & (GAZ_PLACE | GAZ_REGION)) return false
+  for (let k = b + 1; k < Math.min(t.length, b + 6) && t[k].sent === t[a].sent; k++) {
+    const w = t[k].text
+    if (ROLE.test(w)) return true
+    if (!ROLE_MOD.test(w)) return false
+  }
+  return false
+}
 const MONTH_ABBR = /^(?:Feb|Apr|Aug|Sept?|Oct|Nov|Dec)\.?$/
 
 /** In [a, b): "and" followed by a first name, an initial and a surname (then "of" or the end): the index of "and", else -1. */

@@ -168,6 +168,7 @@ const R = {
   bias: 1, tp: 2, ord: 3, dist: 4, bw: 5, bb: 6, bf: 7, bl: 8, far: 9, verbs: 10, pre: 11, post: 12,
   app: 13, poss: 14, adj: 15, spron: 16, tpron: 17, commas: 18, shead: 19, thead: 20, trank: 21,
   srank: 22, ranks: 23, uw: 24, sgaz: 25, tgaz: 26, smc: 27, tmc: 28, crowd: 29,
+  dsyn: 30, dord: 31, ctx2: 32,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -211,6 +212,16 @@ export function relationFeatures(doc: Tokenized, words: Uint32Array, c: Relation
   if (s.pronoun) f.push(feat(R.spron, tp))
   if (t.pronoun) f.push(feat(R.tpron, tp))
   f.push(feat(R.commas, Math.min(commas, 3), tp))
+  // The short links by direction: "Beijing 's Tiananmen Square" reads the other way from
+  // "Tiananmen Square , Beijing"; after a comma, the word that follows ("X , a Y", "X , in Y").
+  const fw = forward ? 1 : 0
+  if (dist === 1 && words[a.last] === COMMA) f.push(feat(R.dsyn, 0 + fw, tp))
+  if (dist === 1 && POSSESSIVE.has(words[a.last])) f.push(feat(R.dsyn, 2 + fw, tp))
+  if (dist === 0) f.push(feat(R.dsyn, 4 + fw, tp))
+  if (dist === 2 && words[a.last] === COMMA) f.push(feat(R.dsyn, 6 + fw, feat(0, words[a.last + 1], tp)))
+  // Distance by direction, and the two words before the pair by direction.
+  f.push(feat(R.dord, bucket(dist) * 2 + fw, tp))
+  f.push(feat(R.ctx2, a.first - 2 >= sent.first ? feat(0, words[a.first - 2], words[a.first - 1]) : 1, tp * 2 + fw))
   // How often each entity is mentioned (the document's main actors take part in more of its
   // relations) and how crowded the sentence is (lists and tables relate few of their names).
   f.push(feat(R.smc, Math.min(s.entity.mentions.length, 3), tp), feat(R.tmc, Math.min(t.entity.mentions.length, 3), tp))
@@ -285,6 +296,14 @@ export function decideRelations(doc: Tokenized, anchors: Anchor[][], candidates:
       const conf = Math.max(prev.confidence, confidence)
       best.set(k, len < plen ? { type, confidence: conf, candidate: c } : { ...prev, confidence: conf })
     }
+  }
+  // A place is not inside what is inside it, and a killer is not killed by the victim: of the
+  // two directions of a pair, only the likelier is reported (located_in, killed).
+  for (const [k, d] of best) {
+    if (d.type !== 'located_in' && d.type !== 'killed') continue
+    const [src, type, tgt] = k.split('\u0000')
+    const r = best.get(tgt + '\u0000' + type + '\u0000' + src)
+    if (r && (r.confidence > d.confidence || (r.confidence === d.confidence && tgt < src))) best.delete(k)
   }
   return [...best.values()]
 }

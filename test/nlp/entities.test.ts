@@ -78,6 +78,9 @@ const RULES: { rule: string; text: string; want: Partial<Record<keyof Entities, 
   { rule: 'a one-word name before a state abbreviation is a place', text: 'The storm hit Jackson, Wyo., late on Sunday and closed the roads.', want: { persons: [], locations: ['Jackson', 'Wyo.'] } },
   { rule: 'Mr, Mrs and Ms stand before people', text: 'Ms. Ferraro Carpenter of the Treasury said the plan was sound.', want: { organizations: [] }, also: (e) => e.persons.some((p) => p.startsWith('Ferraro Carpenter')) },
   { rule: "'X and First I. Last of Y' is three names", text: 'The European Space Agency and Roger K. Crouch of NASA signed the agreement on the new telescope.', want: { persons: ['Roger K. Crouch'], organizations: ['European Space Agency', 'NASA'] } },
+  // rel-5 (each failing on the rel-4 rules):
+  { rule: 'a name followed by an apposition giving a role is a person', text: 'The auditors will look closely at Kuzmin, former first deputy general director of the broadcaster.', want: { persons: ['Kuzmin'], locations: [] } },
+  { rule: 'a first name before a person starting with an initial joins it', text: 'Sherman G. Finesilver told the grand jurors their only task was to weigh the evidence.', want: { persons: ['Sherman G. Finesilver'] } },
   {
     rule: 'a source line gives its place and source; a lone month abbreviation is no name',
     text: 'Radiation Leak Reported at Plant\nAU0202111694 Paris AFP in English 0107 GMT 2 Feb 94\nThe leak was reported by workers at the plant early in the morning.',
