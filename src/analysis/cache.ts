@@ -2,7 +2,7 @@
 // of a shared table, so every node, and a restarted node, sees the same 24 hours.
 // Keys are per account. Nothing readable about the text is stored: the table holds a hash of
 // a hash as the key and the result encrypted with a key only the text itself yields.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, hash, randomBytes } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import type { CacheRepository } from '../db/repositories/cache.ts'
 import type { Analysis } from '../nlp/types.ts'
@@ -25,13 +25,23 @@ export interface CachedAnalysis {
   body?: string
 }
 
-/** `languageHint` changes the analysis; the other options are applied after the cache. */
+const KEY_LABEL = Buffer.from('tea-cache-key\0')
+const SECRET_LABEL = Buffer.from('tea-cache-secret\0')
+
+/**
+ * `languageHint` changes the analysis; the other options are applied after the cache.
+ * The secret is derived when first read: a hit in the in-process level never needs it.
+ */
 export function cacheKey(accountId: string, languageHint: string | undefined, text: string): CacheKey {
-  const digest = createHash('sha256').update(`${accountId}\0${languageHint ?? ''}\0`).update(text).digest()
+  // One-shot hashes of the same bytes as before (SHA-256 of a concatenation is that of its parts, updated in turn).
+  const digest = hash('sha256', `${accountId}\0${languageHint ?? ''}\0${text}`, 'buffer')
+  let secret: Buffer | undefined
   return {
     accountId,
-    key: createHash('sha256').update('tea-cache-key\0').update(digest).digest('hex'),
-    secret: createHash('sha256').update('tea-cache-secret\0').update(digest).digest(),
+    key: hash('sha256', Buffer.concat([KEY_LABEL, digest]), 'hex'),
+    get secret() {
+      return (secret ??= hash('sha256', Buffer.concat([SECRET_LABEL, digest]), 'buffer'))
+    },
   }
 }
 
