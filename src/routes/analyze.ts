@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { operations } from '../../generated/api-types.ts'
 import { analyzeResponseBody } from '../analysis/response-body.ts'
-import { analyzeForAccount } from '../analysis/service.ts'
+import { analyzeForAccount, type ClientConnection } from '../analysis/service.ts'
 import { ClientClosedError } from '../errors.ts'
 
 type AnalyzeBody = operations['analyzeText']['requestBody']['content']['application/json']
@@ -13,15 +13,32 @@ export function analyzeText(app: FastifyInstance) {
     const body = request.body as AnalyzeBody
     // A client that hangs up before the answer is not charged for it. The response's 'close'
     // (not the request's, which on Node ≥16 fires as soon as the body has been read) tells
-    // whether the connection went away before the answer was written.
-    const gone = new AbortController()
+    // whether the connection went away before the answer was written. The AbortController is
+    // made only when an extraction runs (a cache hit needs none): making one costs more than
+    // the rest of a cache hit's own work here.
+    let gone: ClientClosedError | undefined
+    let controller: AbortController | undefined
     const onClose = () => {
-      if (!reply.raw.writableFinished) gone.abort(new ClientClosedError())
+      if (reply.raw.writableFinished || gone) return
+      gone = new ClientClosedError()
+      controller?.abort(gone)
+    }
+    const client: ClientConnection = {
+      throwIfGone() {
+        if (gone) throw gone
+      },
+      get signal() {
+        if (!controller) {
+          controller = new AbortController()
+          if (gone) controller.abort(gone)
+        }
+        return controller.signal
+      },
     }
     reply.raw.once('close', onClose)
     if (request.raw.socket?.destroyed) onClose()
     try {
-      const { analysis, cached, entry } = await analyzeForAccount(app.ctx, request.account!, body, gone.signal)
+      const { analysis, cached, entry } = await analyzeForAccount(app.ctx, request.account!, body, client)
       const meta = { model: analysis.model, language: analysis.language, processingMs: Math.round((performance.now() - started) * 100) / 100, cached }
       // JSON text of the AnalyzeResult schema; Fastify sends a string as it is.
       reply.type('application/json; charset=utf-8')
