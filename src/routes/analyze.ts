@@ -6,6 +6,33 @@ import { ClientClosedError } from '../errors.ts'
 
 type AnalyzeBody = operations['analyzeText']['requestBody']['content']['application/json']
 
+/**
+ * Whether the client of one request has gone. The AbortController is made only when an
+ * extraction asks for its signal (a cache hit never does): making one costs more than the rest
+ * of a cache hit's own work in this route.
+ */
+class ClientWatch implements ClientConnection {
+  private gone: ClientClosedError | undefined = undefined
+  private controller: AbortController | undefined = undefined
+  constructor(private readonly reply: FastifyReply) {}
+  /** The response's 'close' before its end: the client went away before the answer was written. */
+  close(): void {
+    if (this.reply.raw.writableFinished || this.gone) return
+    this.gone = new ClientClosedError()
+    this.controller?.abort(this.gone)
+  }
+  throwIfGone(): void {
+    if (this.gone) throw this.gone
+  }
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController()
+      if (this.gone) this.controller.abort(this.gone)
+    }
+    return this.controller.signal
+  }
+}
+
 /** POST /v1/analyze: body already authenticated and validated by the route table. */
 export function analyzeText(app: FastifyInstance) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<string> => {
@@ -13,28 +40,9 @@ export function analyzeText(app: FastifyInstance) {
     const body = request.body as AnalyzeBody
     // A client that hangs up before the answer is not charged for it. The response's 'close'
     // (not the request's, which on Node ≥16 fires as soon as the body has been read) tells
-    // whether the connection went away before the answer was written. The AbortController is
-    // made only when an extraction runs (a cache hit needs none): making one costs more than
-    // the rest of a cache hit's own work here.
-    let gone: ClientClosedError | undefined
-    let controller: AbortController | undefined
-    const onClose = () => {
-      if (reply.raw.writableFinished || gone) return
-      gone = new ClientClosedError()
-      controller?.abort(gone)
-    }
-    const client: ClientConnection = {
-      throwIfGone() {
-        if (gone) throw gone
-      },
-      get signal() {
-        if (!controller) {
-          controller = new AbortController()
-          if (gone) controller.abort(gone)
-        }
-        return controller.signal
-      },
-    }
+    // whether the connection went away before the answer was written.
+    const client = new ClientWatch(reply)
+    const onClose = () => client.close()
     reply.raw.once('close', onClose)
     if (request.raw.socket?.destroyed) onClose()
     try {
