@@ -15,7 +15,7 @@ export interface CacheKey {
   /** Stored: identifies the entry, reveals nothing about the text. */
   key: string
   /** Never stored: decrypts the entry. */
-  secret: Buffer
+  readonly secret: Buffer
 }
 
 export interface CachedAnalysis {
@@ -28,21 +28,28 @@ export interface CachedAnalysis {
 const KEY_LABEL = Buffer.from('tea-cache-key\0')
 const SECRET_LABEL = Buffer.from('tea-cache-secret\0')
 
+/** A class, not an object literal with a getter: such a literal is built as a slow object on every call. */
+class DerivedCacheKey implements CacheKey {
+  readonly key: string
+  #secret: Buffer | undefined = undefined
+  constructor(
+    readonly accountId: string,
+    private readonly digest: Buffer,
+  ) {
+    this.key = hash('sha256', Buffer.concat([KEY_LABEL, digest]), 'hex')
+  }
+  get secret(): Buffer {
+    return (this.#secret ??= hash('sha256', Buffer.concat([SECRET_LABEL, this.digest]), 'buffer'))
+  }
+}
+
 /**
  * `languageHint` changes the analysis; the other options are applied after the cache.
  * The secret is derived when first read: a hit in the in-process level never needs it.
  */
 export function cacheKey(accountId: string, languageHint: string | undefined, text: string): CacheKey {
   // One-shot hashes of the same bytes as before (SHA-256 of a concatenation is that of its parts, updated in turn).
-  const digest = hash('sha256', `${accountId}\0${languageHint ?? ''}\0${text}`, 'buffer')
-  let secret: Buffer | undefined
-  return {
-    accountId,
-    key: hash('sha256', Buffer.concat([KEY_LABEL, digest]), 'hex'),
-    get secret() {
-      return (secret ??= hash('sha256', Buffer.concat([SECRET_LABEL, digest]), 'buffer'))
-    },
-  }
+  return new DerivedCacheKey(accountId, hash('sha256', `${accountId}\0${languageHint ?? ''}\0${text}`, 'buffer'))
 }
 
 function encrypt(secret: Buffer, value: unknown): string {
