@@ -110,19 +110,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     tokenPrefix: config.tokenPrefix,
   }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  // The per-request hooks here and in the plugins take a callback instead of returning a
+  // promise where they need not wait: one promise and one microtask less each.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id)
-    return payload
+    done(null, payload)
   })
   // Graceful stop: once close() begins, requests already running finish, and new /v1 requests
   // (on connections still open) are refused with 503 SHUTTING_DOWN so that clients retry elsewhere.
   app.addHook('preClose', async () => {
     ctx.shuttingDown = true
   })
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     if (ctx.shuttingDown && request.url.startsWith('/v1/')) {
-      throw new ServiceUnavailableError('SHUTTING_DOWN', 'This node is shutting down; retry the request', 1)
+      return done(new ServiceUnavailableError('SHUTTING_DOWN', 'This node is shutting down; retry the request', 1))
     }
+    done()
   })
   await app.register(contextPlugin, { ctx })
   await app.register(authPlugin)

@@ -2,7 +2,7 @@
 // of a shared table, so every node, and a restarted node, sees the same 24 hours.
 // Keys are per account. Nothing readable about the text is stored: the table holds a hash of
 // a hash as the key and the result encrypted with a key only the text itself yields.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, hash, randomBytes } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import type { CacheRepository } from '../db/repositories/cache.ts'
 import type { Analysis } from '../nlp/types.ts'
@@ -15,7 +15,7 @@ export interface CacheKey {
   /** Stored: identifies the entry, reveals nothing about the text. */
   key: string
   /** Never stored: decrypts the entry. */
-  secret: Buffer
+  readonly secret: Buffer
 }
 
 export interface CachedAnalysis {
@@ -25,14 +25,31 @@ export interface CachedAnalysis {
   body?: string
 }
 
-/** `languageHint` changes the analysis; the other options are applied after the cache. */
-export function cacheKey(accountId: string, languageHint: string | undefined, text: string): CacheKey {
-  const digest = createHash('sha256').update(`${accountId}\0${languageHint ?? ''}\0`).update(text).digest()
-  return {
-    accountId,
-    key: createHash('sha256').update('tea-cache-key\0').update(digest).digest('hex'),
-    secret: createHash('sha256').update('tea-cache-secret\0').update(digest).digest(),
+const KEY_LABEL = Buffer.from('tea-cache-key\0')
+const SECRET_LABEL = Buffer.from('tea-cache-secret\0')
+
+/** A class, not an object literal with a getter: such a literal is built as a slow object on every call. */
+class DerivedCacheKey implements CacheKey {
+  readonly key: string
+  #secret: Buffer | undefined = undefined
+  constructor(
+    readonly accountId: string,
+    private readonly digest: Buffer,
+  ) {
+    this.key = hash('sha256', Buffer.concat([KEY_LABEL, digest]), 'hex')
   }
+  get secret(): Buffer {
+    return (this.#secret ??= hash('sha256', Buffer.concat([SECRET_LABEL, this.digest]), 'buffer'))
+  }
+}
+
+/**
+ * `languageHint` changes the analysis; the other options are applied after the cache.
+ * The secret is derived when first read: a hit in the in-process level never needs it.
+ */
+export function cacheKey(accountId: string, languageHint: string | undefined, text: string): CacheKey {
+  // One-shot hashes of the same bytes as before (SHA-256 of a concatenation is that of its parts, updated in turn).
+  return new DerivedCacheKey(accountId, hash('sha256', `${accountId}\0${languageHint ?? ''}\0${text}`, 'buffer'))
 }
 
 function encrypt(secret: Buffer, value: unknown): string {

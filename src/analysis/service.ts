@@ -38,13 +38,21 @@ export interface AnalysisOutcome {
 
 export const DEFAULT_MAX_ENTITIES = 50
 
+/** The caller's connection, as the service sees it (src/routes/analyze.ts). */
+export interface ClientConnection {
+  /** Throws (a ClientClosedError) once the client has gone. */
+  throwIfGone(): void
+  /** Aborted when the client goes: passed to the extraction, so that a queued one is dropped. */
+  readonly signal: AbortSignal
+}
+
 export async function analyzeForAccount(
   deps: AnalysisServiceDeps,
   /** Its token may still be unchecked: the reservation checks it (a 401 then, nothing counted). */
   account: Caller,
   input: AnalyzeInput,
-  /** Aborted when the client has gone: the request then ends in an error and is refunded. */
-  signal?: AbortSignal,
+  /** When the client has gone, the request ends in an error and is refunded. */
+  client?: ClientConnection,
 ): Promise<AnalysisOutcome> {
   const hint = input.options?.languageHint
   const key = cacheKey(account.accountId, hint, input.text)
@@ -58,20 +66,20 @@ export async function analyzeForAccount(
       throw new ServiceUnavailableError('OVERLOADED', 'The analysis queue is full; retry after 1 second', 1)
     }
   }
-  signal?.throwIfAborted()
+  client?.throwIfGone()
   const reservation = await reserveRequest(deps, account)
   try {
     let outcome: AnalysisOutcome
     if (hit) {
       outcome = { analysis: hit.analysis, cached: true, entry: hit }
     } else {
-      const analysis = await deps.analyzer.analyze(input.text, { language: language!, signal })
+      const analysis = await deps.analyzer.analyze(input.text, { language: language!, signal: client?.signal })
       // The answer is good without the cache write; a database hiccup here must not turn a
       // finished analysis into an error (and a refund).
       await deps.cache.put(key, analysis).catch((err) => deps.warn?.(err, 'cache write failed'))
       outcome = { analysis, cached: false }
     }
-    signal?.throwIfAborted()
+    client?.throwIfGone()
     return outcome
   } catch (err) {
     try {

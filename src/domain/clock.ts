@@ -2,14 +2,26 @@
 export type Clock = () => Date
 export const systemClock: Clock = () => new Date()
 
+const DAY_MS = 86_400_000
+
+/** The day of the last `utcDay` call (its first millisecond and its text): nearly every call falls on it. */
+let lastDayStart = NaN
+let lastDay = ''
+
 /** The UTC calendar day of an instant, `YYYY-MM-DD`: the quota's unit. */
 export function utcDay(at: Date): string {
-  return at.toISOString().slice(0, 10)
+  const t = at.getTime()
+  // Every request asks for it, often twice; formatting a date costs more than the rest of it.
+  if (t >= lastDayStart && t < lastDayStart + DAY_MS) return lastDay
+  const day = at.toISOString().slice(0, 10)
+  lastDayStart = Math.floor(t / DAY_MS) * DAY_MS
+  lastDay = day
+  return day
 }
 
-/** Midnight UTC after `at`: when the daily quota resets. */
+/** Midnight UTC after `at`: when the daily quota resets. (UTC days have exactly 86,400,000 ms in ECMAScript time.) */
 export function nextUtcMidnight(at: Date): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1))
+  return new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS + DAY_MS)
 }
 
 export function addUtcDays(day: string, delta: number): string {

@@ -8,12 +8,20 @@ type Quota = operations['getQuota']['responses']['200']['content']['application/
 
 /** GET /v1/quota: never counted; the token look-up already read today's usage. */
 export function getQuota(app: FastifyInstance) {
+  // `resetAt` changes once a day: written once per day, not per request.
+  let resetMs = NaN
+  let resetAt = ''
   return async (request: FastifyRequest): Promise<Quota> => {
     const a = request.account!
+    const reset = nextUtcMidnight(app.ctx.clock())
+    if (reset.getTime() !== resetMs) {
+      resetAt = isoSeconds(reset)
+      resetMs = reset.getTime()
+    }
     return {
       plan: a.plan as Quota['plan'],
       daily: { limit: a.limit, used: Math.min(a.used, a.limit), remaining: remaining(a) },
-      resetAt: isoSeconds(nextUtcMidnight(app.ctx.clock())),
+      resetAt,
     }
   }
 }

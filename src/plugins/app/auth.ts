@@ -67,15 +67,15 @@ export default fp(
       }
     })
 
-    app.addHook('onSend', async (request, reply, payload) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       const account = request.account
-      if (!account) return payload
+      if (!account) return done(null, payload)
       if (account.unverifiedTokenHash) {
         // Only a 401 leaves a deferred token unchecked (every other answer checks it first):
         // no quota headers, and this node forgets the token.
         accountOf.delete(account.unverifiedTokenHash)
         request.account = undefined
-        return payload
+        return done(null, payload)
       }
       // Every response to a request whose token was valid carries the quota headers, errors included.
       const now = app.ctx.clock()
@@ -86,9 +86,16 @@ export default fp(
       const last = touched.get(account.tokenId)
       if (last === undefined || now.getTime() - last >= 60_000 || now.getTime() < last) {
         touched.set(account.tokenId, now.getTime())
-        await app.ctx.repos.tokens.touch(account.tokenId, now).catch((err) => request.log.warn({ err }, 'token touch failed'))
+        app.ctx.repos.tokens.touch(account.tokenId, now).then(
+          () => done(null, payload),
+          (err) => {
+            request.log.warn({ err }, 'token touch failed')
+            done(null, payload)
+          },
+        )
+        return
       }
-      return payload
+      done(null, payload)
     })
   },
   { name: 'auth', dependencies: ['context'] },

@@ -69,14 +69,13 @@ export default fp<{
         const handler = opts.handlers[op.operationId]
         if (!handler) throw new Error(`openapi-routes: operation "${op.operationId}" (${method.toUpperCase()} ${path}) is not implemented`)
         const secured = (op.security ?? spec.security ?? []).length > 0
+        const tokenCheck = { deferrable: opts.deferTokenCheck?.includes(op.operationId) ?? false }
         const validate = BODY_VALIDATORS[op.operationId]
         if (op.requestBody && !validate) throw new Error(`openapi-routes: operation "${op.operationId}" has a body but no generated validator`)
         app.route({
           method: method.toUpperCase() as 'GET',
           url: path.replace(/\{(\w+)\}/g, ':$1'),
-          onRequest: secured
-            ? async (request) => app.requireToken(request, { deferrable: opts.deferTokenCheck?.includes(op.operationId) })
-            : undefined,
+          onRequest: secured ? (request: FastifyRequest) => app.requireToken(request, tokenCheck) : undefined,
           preValidation: validate
             ? async (request) => {
                 if (!validate(request.body)) throw validationError(validate.errors![0], request.body)
