@@ -2,7 +2,7 @@
 // neural network (one hidden layer) over averaged word vectors of the target's context (left and
 // right windows, the whole sentence, distance-weighted, the target itself, inside negation
 // scopes, weighted by lexicon valence, element-wise maximum) and a few lexicon scalars.
-// The word vectors (a bounded vocabulary, int8 with a scale per row, which also carries the
+// The word vectors (a bounded vocabulary, int8 with a scale per row, which can also carry the
 // word's smooth-inverse-frequency weight) and the lexicon are baked into the model file;
 // everything is held in typed arrays.
 import { encodeModelFile, readModelFile } from './model-file.ts'
