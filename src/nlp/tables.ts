@@ -94,23 +94,23 @@ export class IdIntMap {
 
   /** The value of `id`, or `missing` when absent. */
   getOr(id: number, missing: number): number {
-    const { slots, mask } = this
-    let h = id & mask
-    for (;;) {
-      const k = slots[2 * h]
-      if (k === id) return slots[2 * h + 1]
-      if (k === EMPTY) return missing
-      h = (h + 1) & mask
-    }
+    const at = this.valueAt(id)
+    return at < 0 ? missing : this.slots[at]
   }
 
   get(id: number): number | undefined {
+    const at = this.valueAt(id)
+    return at < 0 ? undefined : this.slots[at]
+  }
+
+  /** Where `id`'s value sits in `slots`, or -1. */
+  private valueAt(id: number): number {
     const { slots, mask } = this
     let h = id & mask
     for (;;) {
       const k = slots[2 * h]
-      if (k === id) return slots[2 * h + 1]
-      if (k === EMPTY) return undefined
+      if (k === id) return 2 * h + 1
+      if (k === EMPTY) return -1
       h = (h + 1) & mask
     }
   }
