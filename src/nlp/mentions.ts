@@ -125,6 +125,11 @@ export function extractMentions(doc: Tokenized): Mention[] {
     // "Lazutkin , former first deputy general director of…", "Radovan Karadzic , leader of…": a
     // name followed by an apposition that gives a person's role is a person's.
     if (type !== 'PER' && !noisy && appositiveRole(doc, a, b)) type = 'PER'
+    // Only people are assassinated or murdered ("the assassination of Lincoln", "assassinated Lincoln").
+    if (type !== 'PER' && !noisy && victimName(doc, a, b)) type = 'PER'
+    // "the [12th] Brigade": an ordinal before a military unit's name belongs to it.
+    if (type === 'ORG' && !noisy && a > 0 && !taken[a - 1] && a === s.first && ORDINAL.test(doc.tokens[a - 1].text) && UNIT.test(doc.tokens[a].text) &&
+      doc.tokens[a - 1].sent === doc.tokens[a].sent) a--
     // A title inside a place's or organization's name, then a person's name up to its end: the
     // tagger ran two names together ("CNEN Radioprotection Director Laercio Vinhas").
     if (type !== 'PER' && !noisy) {
@@ -145,10 +150,77 @@ export function extractMentions(doc: Tokenized): Mention[] {
       continue
     }
     out.push(mentionFromTokens(doc.text, doc.tokens, a, b, type))
+    // "the General Accounting Office ( GAO )": an untagged acronym in brackets right after an
+    // organization's name is an organization too.
+    if (type === 'ORG' && !noisy && b + 2 < doc.tokens.length && doc.tokens[b].text === '(' && doc.tokens[b + 2].text === ')' &&
+      !taken[b + 1] && doc.tokens[b + 1].sent === doc.tokens[a].sent && isAcronymOf(doc, a, b, doc.tokens[b + 1].text)) {
+      out.push(mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'))
+    }
   }
-  if (lines.length) {
-    for (const d of lines) out.push(mentionFromTokens(doc.text, doc.tokens, d.from, d.split, 'LOC'), mentionFromTokens(doc.text, doc.tokens, d.split, d.end, 'ORG'))
-    out.sort((x, y) => x.first - y.first)
+  const added = noisy ? [] : untaggedNames(doc, taken)
+  for (const m of added) out.push(m)
+  if (lines.length) for (const d of lines) out.push(mentionFromTokens(doc.text, doc.tokens, d.from, d.split, 'LOC'), mentionFromTokens(doc.text, doc.tokens, d.split, d.end, 'ORG'))
+  if (lines.length || added.length) out.sort((x, y) => x.first - y.first)
+  return out
+}
+
+const ORDINAL = /^\d+(?:st|nd|rd|th)$/
+// Words that name a military unit after an ordinal ("6th Fleet", "82nd Airborne Division").
+const UNIT = /^(?:Fleet|Army|Brigade|Division|Regiment|Corps|Battalion|Squadron|Airborne|Infantry|Cavalry|Armored|Armoured|Mechanized|Marines|Flotilla|Legion)$/
+const ACRONYM = /^\p{Lu}{2,6}$/u
+/** `w` is the initials of the capitalised words of [a, b) ("GAO" of "General Accounting Office"). */
+function isAcronymOf(doc: Tokenized, a: number, b: number, w: string): boolean {
+  // Not an ordinary word in capitals ("Intelligent Network ( IN )").
+  if (!ACRONYM.test(w) || (tagger.gazetteer.get(phraseHash([w.toLowerCase()])) ?? 0) & GAZ_COMMON) return false
+  let initials = ''
+  for (let i = a; i < b; i++) if (/^\p{Lu}/u.test(doc.tokens[i].text)) initials += doc.tokens[i].text[0]
+  return initials === w
+}
+const VICTIM_VERB = /^(?:assassinated|assassinating|murdered)$/i
+const VICTIM_NOUN = /^(?:assassination|assassin|murder|murderer|killer|slaying)$/i
+
+/** [a, b) is a name of one to four capitalised words right after "assassinated" or "the assassination of". */
+function victimName(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b - a > 4 || a === 0 || t[a - 1].sent !== t[a].sent) return false
+  for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text)) return false
+  // The name must end there: "assassinating U.S. Sen. Robert F. Kennedy" names a place, then a title.
+  if (b < t.length && t[b].sent === t[a].sent && /^\p{Lu}/u.test(t[b].text)) return false
+  if (VICTIM_VERB.test(t[a - 1].text)) return true
+  return a > 1 && /^of$/i.test(t[a - 1].text) && VICTIM_NOUN.test(t[a - 2].text)
+}
+
+/**
+ * Names the tagger left untagged that their context gives away: an ordinal and a military unit
+ * ("the U.S. 6th Fleet"), and one to three title-case words before a comma and a US state
+ * abbreviation ("their hometown of Grants , N.M."), with the abbreviation itself if untagged.
+ */
+function untaggedNames(doc: Tokenized, taken: Uint8Array): Mention[] {
+  const t = doc.tokens
+  const out: Mention[] = []
+  for (let i = 0; i + 1 < t.length; i++) {
+    if (taken[i]) continue
+    if (ORDINAL.test(t[i].text) && UNIT.test(t[i + 1].text) && !taken[i + 1] && t[i + 1].sent === t[i].sent) {
+      let j = i + 2
+      while (j < t.length && j < i + 4 && !taken[j] && t[j].sent === t[i].sent && UNIT.test(t[j].text)) j++
+      out.push(mentionFromTokens(doc.text, t, i, j, 'ORG'))
+      for (let k = i; k < j; k++) taken[k] = 1
+      i = j - 1
+      continue
+    }
+    if (t[i].text === ',' && i > 0 && STATE_ABBR.test(t[i + 1].text) && t[i + 1].sent === t[i].sent && !taken[i - 1]) {
+      let a = i
+      while (a > 0 && i - a < 3 && !taken[a - 1] && t[a - 1].sent === t[i].sent && TITLE_CASE.test(t[a - 1].text) && !NOT_NAME_START.test(t[a - 1].text) &&
+        !PERSON_TITLE.test(t[a - 1].text) && !MONTH_OR_DAY.test(t[a - 1].text)) a--
+      // The whole run of capitalised words, not its tail; an ordinary word that starts the
+      // sentence is not part of it ("In Grants , N.M.").
+      if (a > 0 && t[a - 1].sent === t[i].sent && /^\p{Lu}/u.test(t[a - 1].text)) continue
+      if (a < i && a === doc.sentences[t[i].sent].first && (tagger.gazetteer.get(phraseHash([t[a].text.toLowerCase()])) ?? 0) & GAZ_COMMON) a++
+      if (a === i) continue
+      out.push(mentionFromTokens(doc.text, t, a, i, 'LOC'))
+      if (!taken[i + 1]) out.push(mentionFromTokens(doc.text, t, i + 1, i + 2, 'LOC'))
+      for (let k = a; k < i + 2; k++) taken[k] = 1
+    }
   }
   return out
 }
@@ -156,6 +228,7 @@ export function extractMentions(doc: Tokenized): Mention[] {
 const GAZ_PLACE = (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf('country'))
 const GAZ_REGION = 1 << GAZ_CLASSES.indexOf('region')
 const GAZ_FIRST = 1 << GAZ_CLASSES.indexOf('first')
+const GAZ_COMMON = 1 << GAZ_CLASSES.indexOf('common')
 
 interface SourceLine {
   /** Spans of the tagger from here to `end` are dropped. */

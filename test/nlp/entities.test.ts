@@ -81,6 +81,12 @@ const RULES: { rule: string; text: string; want: Partial<Record<keyof Entities, 
   // rel-5 (each failing on the rel-4 rules):
   { rule: 'a name followed by an apposition giving a role is a person', text: 'The auditors will look closely at Kuzmin, former first deputy general director of the broadcaster.', want: { persons: ['Kuzmin'], locations: [] } },
   { rule: 'a first name before a person starting with an initial joins it', text: 'Sherman G. Finesilver told the grand jurors their only task was to weigh the evidence.', want: { persons: ['Sherman G. Finesilver'] } },
+  // rel-7 (each failing on the rel-5 rules):
+  { rule: 'only people are assassinated', text: 'Booth, the assassin of Lincoln, was cornered in a barn in Virginia.', want: { persons: ['Booth', 'Lincoln'], locations: ['Virginia'] } },
+  { rule: 'an ordinal and a military unit are an organization', text: 'Two destroyers of the 6th Fleet sailed from Naples on Monday.', want: { organizations: ['6th Fleet'] } },
+  { rule: 'an ordinal before a tagged unit joins it', text: 'The soldiers belonged to the 12th Brigade in Badajoz.', want: { organizations: ['12th Brigade'] } },
+  { rule: "an organization's acronym in brackets is an organization", text: 'A report by the General Accounting Office (GAO) found that the program had wasted millions.', want: { organizations: ['General Accounting Office', 'GAO'] } },
+  { rule: 'an untagged name before a state abbreviation is a place', text: 'The family lived near their hometown of Grants, N.M. for years.', want: { locations: ['Grants', 'N.M.'] } },
   {
     rule: 'a source line gives its place and source; a lone month abbreviation is no name',
     text: 'Radiation Leak Reported at Plant\nAU0202111694 Paris AFP in English 0107 GMT 2 Feb 94\nThe leak was reported by workers at the plant early in the morning.',
