@@ -95,6 +95,10 @@ export function extractMentions(doc: Tokenized): Mention[] {
     // ordinary one ("[General] Accounting Office", "[Progressive] Conservative Party"): a
     // capitalised word right before it, inside the sentence and in no other name, is taken in.
     if (s.type === 'ORG' && !noisy) while (a > 0 && joinsOrgName(doc, a - 1, taken)) a--
+    // "the [Palace of] Fine Arts", "the [Sea of] Japan": a head noun and "of" left out of a name;
+    // the head gives the type.
+    let headType: EntityType | undefined
+    if (s.type !== 'PER' && !noisy && (headType = ofHead(doc, a, taken))) a -= 2
     // "Guy M. Struve": a first name right before a person's name that starts with an initial.
     if (s.type === 'PER' && !noisy && a > 0 && a === s.first && /^\p{Lu}\.$/u.test(doc.tokens[a].text) && b - a >= 2 &&
       !taken[a - 1] && doc.tokens[a - 1].sent === doc.tokens[a].sent && TITLE_CASE.test(doc.tokens[a - 1].text) && !PERSON_TITLE.test(doc.tokens[a - 1].text) &&
@@ -103,7 +107,7 @@ export function extractMentions(doc: Tokenized): Mention[] {
     if (s.type === 'PER' && b < doc.tokens.length && doc.tokens[b].sent === doc.tokens[a].sent && SUFFIX.test(doc.tokens[b].text)) b++
     // No person's name ends in "District" or "Parish": the tagger read a place as a name
     // ("Dan Sai District", "Cameron Parish"). Organizations keep theirs ("Derby County").
-    let type: EntityType = s.type
+    let type: EntityType = headType ?? s.type
     if (type === 'PER' && b - a > 1 && PLACE_DESIGNATOR.test(doc.tokens[b - 1].text)) type = 'LOC'
     else if (type !== 'PER' && !noisy && personShaped(doc, a, b)) type = 'PER'
     // "Ms. Carpenter" read as an organization: Mr, Mrs and Ms only stand before people.
@@ -162,6 +166,22 @@ export function extractMentions(doc: Tokenized): Mention[] {
   if (lines.length) for (const d of lines) out.push(mentionFromTokens(doc.text, doc.tokens, d.from, d.split, 'LOC'), mentionFromTokens(doc.text, doc.tokens, d.split, d.end, 'ORG'))
   if (lines.length || added.length) out.sort((x, y) => x.first - y.first)
   return out
+}
+
+const PLACE_HEAD = /^(?:Palace|Sea|Gulf|Bay|Isle|Strait|Cape|Lake|Mount)$/
+const ORG_HEAD = /^(?:University|Bank|Museum|Institute|College|Academy)$/
+
+/** "Palace of" / "University of" right before [a, …), untagged and not the tail of a longer name: the type the head gives. */
+function ofHead(doc: Tokenized, a: number, taken: Uint8Array): EntityType | undefined {
+  const t = doc.tokens
+  if (a < 2 || t[a - 1].text !== 'of' || taken[a - 2] || t[a - 2].sent !== t[a].sent) return undefined
+  const h = t[a - 2].text
+  const type = PLACE_HEAD.test(h) ? 'LOC' : ORG_HEAD.test(h) ? 'ORG' : undefined
+  if (!type) return undefined
+  // "Royal Bank of Scotland": the head is part of a longer name the tagger missed; left alone.
+  const p = a - 3
+  if (p >= 0 && t[p].sent === t[a].sent && p > doc.sentences[t[a].sent].first && /^\p{Lu}/u.test(t[p].text)) return undefined
+  return type
 }
 
 const ORDINAL = /^\d+(?:st|nd|rd|th)$/
