@@ -131,6 +131,8 @@ export function extractMentions(doc: Tokenized): Mention[] {
     if (type !== 'PER' && !noisy && appositiveRole(doc, a, b)) type = 'PER'
     // Only people are assassinated or murdered ("the assassination of Lincoln", "assassinated Lincoln").
     if (type !== 'PER' && !noisy && victimName(doc, a, b)) type = 'PER'
+    // "Richardson 's hometown", "Dole 's wife": only people have kin, a hometown or an assassin.
+    if (type !== 'PER' && !noisy && kinPossessor(doc, a, b)) type = 'PER'
     // "the [12th] Brigade": an ordinal before a military unit's name belongs to it.
     if (type === 'ORG' && !noisy && a > 0 && !taken[a - 1] && a === s.first && ORDINAL.test(doc.tokens[a - 1].text) && UNIT.test(doc.tokens[a].text) &&
       doc.tokens[a - 1].sent === doc.tokens[a].sent) a--
@@ -166,6 +168,16 @@ export function extractMentions(doc: Tokenized): Mention[] {
   if (lines.length) for (const d of lines) out.push(mentionFromTokens(doc.text, doc.tokens, d.from, d.split, 'LOC'), mentionFromTokens(doc.text, doc.tokens, d.split, d.end, 'ORG'))
   if (lines.length || added.length) out.sort((x, y) => x.first - y.first)
   return out
+}
+
+const KIN = /^(?:wife|husband|son|daughter|sons|daughters|brother|sister|mother|father|widow|widower|parents|hometown|birthplace|assassin|killer|murderer|girlfriend|boyfriend|fiancee|fiance|fiancée|grandson|granddaughter|grandfather|grandmother|nephew|niece|uncle|aunt|cousin|biographer|funeral|grave)$/
+
+/** [a, b), one to three capitalised words, then "'s" and a word only a person has ("hometown", "wife"); not the tail of "Stephanie of Monaco". */
+function kinPossessor(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b - a > 3 || b + 1 >= t.length || t[b + 1].sent !== t[a].sent || !/^['’]s$/.test(t[b].text) || !KIN.test(t[b + 1].text)) return false
+  for (let i = a; i < b; i++) if (!TITLE_CASE.test(t[i].text)) return false
+  return !(a > 0 && t[a - 1].sent === t[a].sent && /^of$/i.test(t[a - 1].text))
 }
 
 const PLACE_HEAD = /^(?:Palace|Sea|Gulf|Bay|Isle|Strait|Cape|Lake|Mount)$/
