@@ -81,7 +81,16 @@ export function extractMentions(doc: Tokenized): Mention[] {
   for (const s of spans) for (let i = s.first; i < s.last; i++) taken[i] = 1
   const lines = noisy ? [] : datelines(doc)
   for (const s of spans) {
-    if (s.type === 'MISC') continue
+    if (s.type === 'MISC') {
+      // "the French Government", "the Chinese Foreign Ministry": a nationality and an
+      // untagged capitalised institution are an organization's name.
+      const e = noisy ? -1 : institutionEnd(doc, s.first, s.last, taken)
+      if (e > 0) {
+        out.push(mentionFromTokens(doc.text, doc.tokens, s.first, e, 'ORG'))
+        for (let k = s.last; k < e; k++) taken[k] = 1
+      }
+      continue
+    }
     let first = s.first
     let last = s.last
     for (const d of lines) {
@@ -156,6 +165,13 @@ export function extractMentions(doc: Tokenized): Mention[] {
       continue
     }
     out.push(mentionFromTokens(doc.text, doc.tokens, a, b, type))
+    // "MEXICO CITY ( AP )", "BRISBANE , Australia ( AP )": the source in brackets that closes
+    // a dateline (a place, then a word in capitals in brackets, then the line's end).
+    if (type === 'LOC' && !noisy && b + 2 < doc.tokens.length && doc.tokens[b].text === '(' && doc.tokens[b + 2].text === ')' && !taken[b + 1] &&
+      doc.tokens[b + 2].sent === doc.tokens[a].sent && b + 3 === doc.sentences[doc.tokens[a].sent].last && ACRONYM.test(doc.tokens[b + 1].text) &&
+      !((tagger.gazetteer.get(phraseHash([doc.tokens[b + 1].text.toLowerCase()])) ?? 0) & GAZ_COMMON)) {
+      out.push(mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'))
+    }
     // "the General Accounting Office ( GAO )": an untagged acronym in brackets right after an
     // organization's name is an organization too.
     if (type === 'ORG' && !noisy && b + 2 < doc.tokens.length && doc.tokens[b].text === '(' && doc.tokens[b + 2].text === ')' &&
@@ -178,6 +194,17 @@ function kinPossessor(doc: Tokenized, a: number, b: number): boolean {
   if (b - a > 3 || b + 1 >= t.length || t[b + 1].sent !== t[a].sent || !/^['’]s$/.test(t[b].text) || !KIN.test(t[b + 1].text)) return false
   for (let i = a; i < b; i++) if (!TITLE_CASE.test(t[i].text)) return false
   return !(a > 0 && t[a - 1].sent === t[a].sent && /^of$/i.test(t[a - 1].text))
+}
+
+// Institutions named after a nationality ("French Government", "Chinese Army"). Not ministries,
+// embassies or the police: CoNLL-2003 annotates "German Foreign Ministry" as a nationality only.
+const INSTITUTION = /^(?:Government|Army|Navy|Parliament)$/
+
+/** A nationality [a, b) followed by an untagged capitalised institution in the same sentence: the end of the name, else -1. */
+function institutionEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array): number {
+  const t = doc.tokens
+  if (b - a > 2 || b >= t.length || taken[b] || t[b].sent !== t[a].sent || !INSTITUTION.test(t[b].text)) return -1
+  return (tagger.gazetteer.get(phraseHash([t[b - 1].text.toLowerCase()])) ?? 0) & GAZ_DEMONYM ? b + 1 : -1
 }
 
 const PLACE_HEAD = /^(?:Palace|Sea|Gulf|Bay|Isle|Strait|Cape|Lake|Mount)$/
@@ -261,6 +288,7 @@ const GAZ_PLACE = (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf
 const GAZ_REGION = 1 << GAZ_CLASSES.indexOf('region')
 const GAZ_FIRST = 1 << GAZ_CLASSES.indexOf('first')
 const GAZ_COMMON = 1 << GAZ_CLASSES.indexOf('common')
+const GAZ_DEMONYM = 1 << GAZ_CLASSES.indexOf('demonym')
 
 interface SourceLine {
   /** Spans of the tagger from here to `end` are dropped. */

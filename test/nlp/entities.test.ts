@@ -87,6 +87,8 @@ const RULES: { rule: string; text: string; want: Partial<Record<keyof Entities, 
   { rule: 'an ordinal before a tagged unit joins it', text: 'The soldiers belonged to the 12th Brigade in Badajoz.', want: { organizations: ['12th Brigade'] } },
   { rule: "an organization's acronym in brackets is an organization", text: 'A report by the General Accounting Office (GAO) found that the program had wasted millions.', want: { organizations: ['General Accounting Office', 'GAO'] } },
   { rule: "who has a hometown, a wife or a widow is a person", text: 'Police questioned Houston\'s widow about the fire.', want: { persons: ['Houston'], organizations: [] } },
+  { rule: 'a nationality and a capitalised Government are an organization', text: 'Officials said the French Government was not displaying a hostile stand.', want: { organizations: ['French Government'] } },
+  { rule: 'the source in brackets that closes a dateline is an organization', text: 'LOS ANGELES (AP)\nA lobbyist for the city was indicted on Monday.', want: { locations: ['LOS ANGELES'], organizations: ['AP'] } },
   { rule: "a head noun and 'of' join the name after them", text: 'Samples from the Sea of Japan showed no radiation.', want: { locations: ['Sea of Japan'] } },
   { rule: 'an untagged name before a state abbreviation is a place', text: 'The family lived near their hometown of Grants, N.M. for years.', want: { locations: ['Grants', 'N.M.'] } },
   {
