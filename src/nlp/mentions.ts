@@ -25,12 +25,16 @@ const TITLE_CASE = /^\p{Lu}\p{Ll}+$/u
  * Only when a capitalised word remains, so all-lower-case names of informal text stay whole;
  * and in informal text lower-case words are kept ("Donald trump", "Galaxy s 8").
  */
-function trimSpan(doc: Tokenized, first: number, last: number, noisy: boolean): [number, number] {
+function trimSpan(doc: Tokenized, first: number, last: number, noisy: boolean, person: boolean): [number, number] {
   const toks = doc.tokens
   const notName = (i: number) => {
     const w = toks[i].text
-    return !noisy && !CAPITALISED.test(w) && !PARTICLE.has(w.toLowerCase()) && /\p{L}/u.test(w)
+    return !noisy && !CAPITALISED.test(w) && !PARTICLE.has(w.toLowerCase()) && /\p{L}/u.test(w) && !hyphened(i)
   }
+  // The lower-case half of a hyphenated personal name, written without spaces ("Kang Young-hoon";
+  // not "House-passed").
+  const hyphened = (i: number) => person && i > 1 && toks[i - 1].text === '-' && toks[i - 1].end === toks[i].start && toks[i - 2].end === toks[i - 1].start &&
+    CAPITALISED.test(toks[i - 2].text)
   let a = first
   let b = last
   // A greeting is not part of the name ("Hi Fleur"), nor are trailing "!", "?" or a lone
@@ -48,6 +52,11 @@ function trimSpan(doc: Tokenized, first: number, last: number, noisy: boolean): 
   while (b - a > 1 && EDGE_CONNECTIVE.test(toks[a].text) && !/^the$/i.test(toks[a].text)) a++
   // A trailing "'s" belongs to the sentence, not the name.
   if (b - a > 1 && /^['’]s$/.test(toks[b - 1].text)) b--
+  // Nor does punctuation at its edges: "Douglas & Lomason ,", "Kecskemet (", "- Bulgaria"; a
+  // closed bracket inside stays ("Mladost ( L )").
+  const opens = (from: number, to: number) => { let n = 0; for (let i = from; i < to; i++) n += toks[i].text === '(' ? 1 : toks[i].text === ')' ? -1 : 0; return n }
+  while (b - a > 1 && (/^[,;:(\-–—]$/.test(toks[b - 1].text) || (toks[b - 1].text === ')' && opens(a, b) < 0))) b--
+  while (b - a > 1 && (/^[,;:)\-–—]$/.test(toks[a].text) || (toks[a].text === '(' && opens(a, b) > 0))) a++
   return [a, b]
 }
 
@@ -99,7 +108,7 @@ export function extractMentions(doc: Tokenized): Mention[] {
       if ((first >= d.drop && first < d.end) || (first < d.drop && last > d.drop)) first = last
     }
     if (first >= last) continue
-    let [a, b] = trimSpan(doc, first, last, noisy)
+    let [a, b] = trimSpan(doc, first, last, noisy, s.type === 'PER')
     // The tagger often starts an organization's name one word late when that word is also an
     // ordinary one ("[General] Accounting Office", "[Progressive] Conservative Party"): a
     // capitalised word right before it, inside the sentence and in no other name, is taken in.

@@ -2,6 +2,8 @@
 import t from 'tap'
 import { analyze } from '../../src/nlp/index.ts'
 import { cleanName } from '../../src/nlp/entities.ts'
+import { extractMentions } from '../../src/nlp/mentions.ts'
+import { tokenize } from '../../src/nlp/tokens.ts'
 
 // Keeps every text above the API's 200-character minimum without adding names.
 const FILLER = ' The rest of this paragraph is ordinary filler prose without any names in it, written so that the text is long enough.'
@@ -89,6 +91,7 @@ const RULES: { rule: string; text: string; want: Partial<Record<keyof Entities, 
   { rule: "who has a hometown, a wife or a widow is a person", text: 'Police questioned Houston\'s widow about the fire.', want: { persons: ['Houston'], organizations: [] } },
   { rule: 'a nationality and a capitalised Government are an organization', text: 'Officials said the French Government was not displaying a hostile stand.', want: { organizations: ['French Government'] } },
   { rule: 'the source in brackets that closes a dateline is an organization', text: 'LOS ANGELES (AP)\nA lobbyist for the city was indicted on Monday.', want: { locations: ['LOS ANGELES'], organizations: ['AP'] } },
+  { rule: 'the lower-case half of a hyphenated personal name stays', text: 'Prime Minister Banharn Silpa-archa on Monday proposed a new date for the vote.', want: { persons: ['Banharn Silpa-archa'] } },
   { rule: "a head noun and 'of' join the name after them", text: 'Samples from the Sea of Japan showed no radiation.', want: { locations: ['Sea of Japan'] } },
   { rule: 'an untagged name before a state abbreviation is a place', text: 'The family lived near their hometown of Grants, N.M. for years.', want: { locations: ['Grants', 'N.M.'] } },
   {
@@ -109,3 +112,12 @@ for (const c of RULES) {
     if (c.also) t.ok(c.also(e), `and: ${c.also.toString()} (got ${JSON.stringify(e)})`)
   })
 }
+
+// rel-7: punctuation at a mention's edge is cut (the canonical names were already clean; the
+// mention spans, scored by the exact-span figures, were not).
+t.test('mention edges: no trailing comma or open bracket', async (t) => {
+  const table: [string, string][] = [
+    ['I will in fact move to Kecskemet (site of the printing house) next year.', 'LOC:Kecskemet'],
+  ]
+  for (const [text, want] of table) t.ok(extractMentions(tokenize(text)).some((m) => `${m.type}:${m.text}` === want), `${want} in ${text}`)
+})
