@@ -134,9 +134,10 @@ export function trainNer(opts: NerTrainOptions): void {
   // (not three) kept CoNLL-2003 ORG and the CoNLL04 relations where they were (MODEL.md).
   const conllRepeat = Number(process.env.TEA_CONLL_REPEAT ?? 4)
   const wnutRepeat = Number(process.env.TEA_WNUT_REPEAT ?? 2)
+  const conll04Repeat = Number(process.env.TEA_CONLL04_REPEAT ?? 1)
   examples.forEach(({ ex, conll, wnut }, i) => {
     data.push(prepare(ex, foldGaz[fold[i]], clusters))
-    repeat.push(conll ? conllRepeat : wnut ? wnutRepeat : 1)
+    repeat.push(conll ? conllRepeat : wnut ? wnutRepeat : conll04Repeat)
   })
   // Informal posts with names in lower case, which no training corpus shows (synthetic.ts).
   for (const ex of informalDocs(Number(process.env.TEA_INFORMAL ?? 200), opts.seed + 2)) {

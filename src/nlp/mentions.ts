@@ -25,12 +25,16 @@ const TITLE_CASE = /^\p{Lu}\p{Ll}+$/u
  * Only when a capitalised word remains, so all-lower-case names of informal text stay whole;
  * and in informal text lower-case words are kept ("Donald trump", "Galaxy s 8").
  */
-function trimSpan(doc: Tokenized, first: number, last: number, noisy: boolean): [number, number] {
+function trimSpan(doc: Tokenized, first: number, last: number, noisy: boolean, person: boolean): [number, number] {
   const toks = doc.tokens
   const notName = (i: number) => {
     const w = toks[i].text
-    return !noisy && !CAPITALISED.test(w) && !PARTICLE.has(w.toLowerCase()) && /\p{L}/u.test(w)
+    return !noisy && !CAPITALISED.test(w) && !PARTICLE.has(w.toLowerCase()) && /\p{L}/u.test(w) && !hyphened(i)
   }
+  // The lower-case half of a hyphenated personal name, written without spaces ("Kang Young-hoon";
+  // not "House-passed").
+  const hyphened = (i: number) => person && i > 1 && toks[i - 1].text === '-' && toks[i - 1].end === toks[i].start && toks[i - 2].end === toks[i - 1].start &&
+    CAPITALISED.test(toks[i - 2].text)
   let a = first
   let b = last
   // A greeting is not part of the name ("Hi Fleur"), nor are trailing "!", "?" or a lone
@@ -48,6 +52,11 @@ function trimSpan(doc: Tokenized, first: number, last: number, noisy: boolean): 
   while (b - a > 1 && EDGE_CONNECTIVE.test(toks[a].text) && !/^the$/i.test(toks[a].text)) a++
   // A trailing "'s" belongs to the sentence, not the name.
   if (b - a > 1 && /^['’]s$/.test(toks[b - 1].text)) b--
+  // Nor does punctuation at its edges: "Douglas & Lomason ,", "Kecskemet (", "- Bulgaria"; a
+  // closed bracket inside stays ("Mladost ( L )").
+  const opens = (from: number, to: number) => { let n = 0; for (let i = from; i < to; i++) n += toks[i].text === '(' ? 1 : toks[i].text === ')' ? -1 : 0; return n }
+  while (b - a > 1 && (/^[,;:(\-–—]$/.test(toks[b - 1].text) || (toks[b - 1].text === ')' && opens(a, b) < 0))) b--
+  while (b - a > 1 && (/^[,;:)\-–—]$/.test(toks[a].text) || (toks[a].text === '(' && opens(a, b) > 0))) a++
   return [a, b]
 }
 
@@ -81,7 +90,16 @@ export function extractMentions(doc: Tokenized): Mention[] {
   for (const s of spans) for (let i = s.first; i < s.last; i++) taken[i] = 1
   const lines = noisy ? [] : datelines(doc)
   for (const s of spans) {
-    if (s.type === 'MISC') continue
+    if (s.type === 'MISC') {
+      // "the French Government", "the Chinese Foreign Ministry": a nationality and an
+      // untagged capitalised institution are an organization's name.
+      const e = noisy ? -1 : institutionEnd(doc, s.first, s.last, taken)
+      if (e > 0) {
+        out.push(mentionFromTokens(doc.text, doc.tokens, s.first, e, 'ORG'))
+        for (let k = s.last; k < e; k++) taken[k] = 1
+      }
+      continue
+    }
     let first = s.first
     let last = s.last
     for (const d of lines) {
@@ -90,11 +108,15 @@ export function extractMentions(doc: Tokenized): Mention[] {
       if ((first >= d.drop && first < d.end) || (first < d.drop && last > d.drop)) first = last
     }
     if (first >= last) continue
-    let [a, b] = trimSpan(doc, first, last, noisy)
+    let [a, b] = trimSpan(doc, first, last, noisy, s.type === 'PER')
     // The tagger often starts an organization's name one word late when that word is also an
     // ordinary one ("[General] Accounting Office", "[Progressive] Conservative Party"): a
     // capitalised word right before it, inside the sentence and in no other name, is taken in.
     if (s.type === 'ORG' && !noisy) while (a > 0 && joinsOrgName(doc, a - 1, taken)) a--
+    // "the [Palace of] Fine Arts", "the [Sea of] Japan": a head noun and "of" left out of a name;
+    // the head gives the type.
+    let headType: EntityType | undefined
+    if (s.type !== 'PER' && !noisy && (headType = ofHead(doc, a, taken))) a -= 2
     // "Guy M. Struve": a first name right before a person's name that starts with an initial.
     if (s.type === 'PER' && !noisy && a > 0 && a === s.first && /^\p{Lu}\.$/u.test(doc.tokens[a].text) && b - a >= 2 &&
       !taken[a - 1] && doc.tokens[a - 1].sent === doc.tokens[a].sent && TITLE_CASE.test(doc.tokens[a - 1].text) && !PERSON_TITLE.test(doc.tokens[a - 1].text) &&
@@ -103,7 +125,7 @@ export function extractMentions(doc: Tokenized): Mention[] {
     if (s.type === 'PER' && b < doc.tokens.length && doc.tokens[b].sent === doc.tokens[a].sent && SUFFIX.test(doc.tokens[b].text)) b++
     // No person's name ends in "District" or "Parish": the tagger read a place as a name
     // ("Dan Sai District", "Cameron Parish"). Organizations keep theirs ("Derby County").
-    let type: EntityType = s.type
+    let type: EntityType = headType ?? s.type
     if (type === 'PER' && b - a > 1 && PLACE_DESIGNATOR.test(doc.tokens[b - 1].text)) type = 'LOC'
     else if (type !== 'PER' && !noisy && personShaped(doc, a, b)) type = 'PER'
     // "Ms. Carpenter" read as an organization: Mr, Mrs and Ms only stand before people.
@@ -125,6 +147,13 @@ export function extractMentions(doc: Tokenized): Mention[] {
     // "Lazutkin , former first deputy general director of…", "Radovan Karadzic , leader of…": a
     // name followed by an apposition that gives a person's role is a person's.
     if (type !== 'PER' && !noisy && appositiveRole(doc, a, b)) type = 'PER'
+    // Only people are assassinated or murdered ("the assassination of Lincoln", "assassinated Lincoln").
+    if (type !== 'PER' && !noisy && victimName(doc, a, b)) type = 'PER'
+    // "Richardson 's hometown", "Dole 's wife": only people have kin, a hometown or an assassin.
+    if (type !== 'PER' && !noisy && kinPossessor(doc, a, b)) type = 'PER'
+    // "the [12th] Brigade": an ordinal before a military unit's name belongs to it.
+    if (type === 'ORG' && !noisy && a > 0 && !taken[a - 1] && a === s.first && ORDINAL.test(doc.tokens[a - 1].text) && UNIT.test(doc.tokens[a].text) &&
+      doc.tokens[a - 1].sent === doc.tokens[a].sent) a--
     // A title inside a place's or organization's name, then a person's name up to its end: the
     // tagger ran two names together ("CNEN Radioprotection Director Laercio Vinhas").
     if (type !== 'PER' && !noisy) {
@@ -145,10 +174,121 @@ export function extractMentions(doc: Tokenized): Mention[] {
       continue
     }
     out.push(mentionFromTokens(doc.text, doc.tokens, a, b, type))
+    // "MEXICO CITY ( AP )", "BRISBANE , Australia ( AP )": the source in brackets that closes
+    // a dateline (a place, then a word in capitals in brackets, then the line's end).
+    if (type === 'LOC' && !noisy && b + 2 < doc.tokens.length && doc.tokens[b].text === '(' && doc.tokens[b + 2].text === ')' && !taken[b + 1] &&
+      doc.tokens[b + 2].sent === doc.tokens[a].sent && b + 3 === doc.sentences[doc.tokens[a].sent].last && ACRONYM.test(doc.tokens[b + 1].text) &&
+      !((tagger.gazetteer.get(phraseHash([doc.tokens[b + 1].text.toLowerCase()])) ?? 0) & GAZ_COMMON)) {
+      out.push(mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'))
+    }
+    // "the General Accounting Office ( GAO )": an untagged acronym in brackets right after an
+    // organization's name is an organization too.
+    if (type === 'ORG' && !noisy && b + 2 < doc.tokens.length && doc.tokens[b].text === '(' && doc.tokens[b + 2].text === ')' &&
+      !taken[b + 1] && doc.tokens[b + 1].sent === doc.tokens[a].sent && isAcronymOf(doc, a, b, doc.tokens[b + 1].text)) {
+      out.push(mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'))
+    }
   }
-  if (lines.length) {
-    for (const d of lines) out.push(mentionFromTokens(doc.text, doc.tokens, d.from, d.split, 'LOC'), mentionFromTokens(doc.text, doc.tokens, d.split, d.end, 'ORG'))
-    out.sort((x, y) => x.first - y.first)
+  const added = noisy ? [] : untaggedNames(doc, taken)
+  for (const m of added) out.push(m)
+  if (lines.length) for (const d of lines) out.push(mentionFromTokens(doc.text, doc.tokens, d.from, d.split, 'LOC'), mentionFromTokens(doc.text, doc.tokens, d.split, d.end, 'ORG'))
+  if (lines.length || added.length) out.sort((x, y) => x.first - y.first)
+  return out
+}
+
+const KIN = /^(?:wife|husband|son|daughter|sons|daughters|brother|sister|mother|father|widow|widower|parents|hometown|birthplace|assassin|killer|murderer|girlfriend|boyfriend|fiancee|fiance|fiancée|grandson|granddaughter|grandfather|grandmother|nephew|niece|uncle|aunt|cousin|biographer|funeral|grave)$/
+
+/** [a, b), one to three capitalised words, then "'s" and a word only a person has ("hometown", "wife"); not the tail of "Stephanie of Monaco". */
+function kinPossessor(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b - a > 3 || b + 1 >= t.length || t[b + 1].sent !== t[a].sent || !/^['’]s$/.test(t[b].text) || !KIN.test(t[b + 1].text)) return false
+  for (let i = a; i < b; i++) if (!TITLE_CASE.test(t[i].text)) return false
+  return !(a > 0 && t[a - 1].sent === t[a].sent && /^of$/i.test(t[a - 1].text))
+}
+
+// Institutions named after a nationality ("French Government", "Chinese Army"). Not ministries,
+// embassies or the police: CoNLL-2003 annotates "German Foreign Ministry" as a nationality only.
+const INSTITUTION = /^(?:Government|Army|Navy|Parliament)$/
+
+/** A nationality [a, b) followed by an untagged capitalised institution in the same sentence: the end of the name, else -1. */
+function institutionEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array): number {
+  const t = doc.tokens
+  if (b - a > 2 || b >= t.length || taken[b] || t[b].sent !== t[a].sent || !INSTITUTION.test(t[b].text)) return -1
+  return (tagger.gazetteer.get(phraseHash([t[b - 1].text.toLowerCase()])) ?? 0) & GAZ_DEMONYM ? b + 1 : -1
+}
+
+const PLACE_HEAD = /^(?:Palace|Sea|Gulf|Bay|Isle|Strait|Cape|Lake|Mount)$/
+const ORG_HEAD = /^(?:University|Bank|Museum|Institute|College|Academy)$/
+
+/** "Palace of" / "University of" right before [a, …), untagged and not the tail of a longer name: the type the head gives. */
+function ofHead(doc: Tokenized, a: number, taken: Uint8Array): EntityType | undefined {
+  const t = doc.tokens
+  if (a < 2 || t[a - 1].text !== 'of' || taken[a - 2] || t[a - 2].sent !== t[a].sent) return undefined
+  const h = t[a - 2].text
+  const type = PLACE_HEAD.test(h) ? 'LOC' : ORG_HEAD.test(h) ? 'ORG' : undefined
+  if (!type) return undefined
+  // "Royal Bank of Scotland": the head is part of a longer name the tagger missed; left alone.
+  const p = a - 3
+  if (p >= 0 && t[p].sent === t[a].sent && p > doc.sentences[t[a].sent].first && /^\p{Lu}/u.test(t[p].text)) return undefined
+  return type
+}
+
+const ORDINAL = /^\d+(?:st|nd|rd|th)$/
+// Words that name a military unit after an ordinal ("6th Fleet", "82nd Airborne Division").
+const UNIT = /^(?:Fleet|Army|Brigade|Division|Regiment|Corps|Battalion|Squadron|Airborne|Infantry|Cavalry|Armored|Armoured|Mechanized|Marines|Flotilla|Legion)$/
+const ACRONYM = /^\p{Lu}{2,6}$/u
+/** `w` is the initials of the capitalised words of [a, b) ("GAO" of "General Accounting Office"). */
+function isAcronymOf(doc: Tokenized, a: number, b: number, w: string): boolean {
+  // Not an ordinary word in capitals ("Intelligent Network ( IN )").
+  if (!ACRONYM.test(w) || (tagger.gazetteer.get(phraseHash([w.toLowerCase()])) ?? 0) & GAZ_COMMON) return false
+  let initials = ''
+  for (let i = a; i < b; i++) if (/^\p{Lu}/u.test(doc.tokens[i].text)) initials += doc.tokens[i].text[0]
+  return initials === w
+}
+const VICTIM_VERB = /^(?:assassinated|assassinating|murdered)$/i
+const VICTIM_NOUN = /^(?:assassination|assassin|murder|murderer|killer|slaying)$/i
+
+/** [a, b) is a name of one to four capitalised words right after "assassinated" or "the assassination of". */
+function victimName(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b - a > 4 || a === 0 || t[a - 1].sent !== t[a].sent) return false
+  for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text)) return false
+  // The name must end there: "assassinating U.S. Sen. Robert F. Kennedy" names a place, then a title.
+  if (b < t.length && t[b].sent === t[a].sent && /^\p{Lu}/u.test(t[b].text)) return false
+  if (VICTIM_VERB.test(t[a - 1].text)) return true
+  return a > 1 && /^of$/i.test(t[a - 1].text) && VICTIM_NOUN.test(t[a - 2].text)
+}
+
+/**
+ * Names the tagger left untagged that their context gives away: an ordinal and a military unit
+ * ("the U.S. 6th Fleet"), and one to three title-case words before a comma and a US state
+ * abbreviation ("their hometown of Grants , N.M."), with the abbreviation itself if untagged.
+ */
+function untaggedNames(doc: Tokenized, taken: Uint8Array): Mention[] {
+  const t = doc.tokens
+  const out: Mention[] = []
+  for (let i = 0; i + 1 < t.length; i++) {
+    if (taken[i]) continue
+    if (ORDINAL.test(t[i].text) && UNIT.test(t[i + 1].text) && !taken[i + 1] && t[i + 1].sent === t[i].sent) {
+      let j = i + 2
+      while (j < t.length && j < i + 4 && !taken[j] && t[j].sent === t[i].sent && UNIT.test(t[j].text)) j++
+      out.push(mentionFromTokens(doc.text, t, i, j, 'ORG'))
+      for (let k = i; k < j; k++) taken[k] = 1
+      i = j - 1
+      continue
+    }
+    if (t[i].text === ',' && i > 0 && STATE_ABBR.test(t[i + 1].text) && t[i + 1].sent === t[i].sent && !taken[i - 1]) {
+      let a = i
+      while (a > 0 && i - a < 3 && !taken[a - 1] && t[a - 1].sent === t[i].sent && TITLE_CASE.test(t[a - 1].text) && !NOT_NAME_START.test(t[a - 1].text) &&
+        !PERSON_TITLE.test(t[a - 1].text) && !MONTH_OR_DAY.test(t[a - 1].text)) a--
+      // The whole run of capitalised words, not its tail; an ordinary word that starts the
+      // sentence is not part of it ("In Grants , N.M.").
+      if (a > 0 && t[a - 1].sent === t[i].sent && /^\p{Lu}/u.test(t[a - 1].text)) continue
+      if (a < i && a === doc.sentences[t[i].sent].first && (tagger.gazetteer.get(phraseHash([t[a].text.toLowerCase()])) ?? 0) & GAZ_COMMON) a++
+      if (a === i) continue
+      out.push(mentionFromTokens(doc.text, t, a, i, 'LOC'))
+      if (!taken[i + 1]) out.push(mentionFromTokens(doc.text, t, i + 1, i + 2, 'LOC'))
+      for (let k = a; k < i + 2; k++) taken[k] = 1
+    }
   }
   return out
 }
@@ -156,6 +296,8 @@ export function extractMentions(doc: Tokenized): Mention[] {
 const GAZ_PLACE = (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf('country'))
 const GAZ_REGION = 1 << GAZ_CLASSES.indexOf('region')
 const GAZ_FIRST = 1 << GAZ_CLASSES.indexOf('first')
+const GAZ_COMMON = 1 << GAZ_CLASSES.indexOf('common')
+const GAZ_DEMONYM = 1 << GAZ_CLASSES.indexOf('demonym')
 
 interface SourceLine {
   /** Spans of the tagger from here to `end` are dropped. */

@@ -2,6 +2,8 @@
 import t from 'tap'
 import { analyze } from '../../src/nlp/index.ts'
 import { cleanName } from '../../src/nlp/entities.ts'
+import { extractMentions } from '../../src/nlp/mentions.ts'
+import { tokenize } from '../../src/nlp/tokens.ts'
 
 // Keeps every text above the API's 200-character minimum without adding names.
 const FILLER = ' The rest of this paragraph is ordinary filler prose without any names in it, written so that the text is long enough.'
@@ -81,6 +83,17 @@ const RULES: { rule: string; text: string; want: Partial<Record<keyof Entities, 
   // rel-5 (each failing on the rel-4 rules):
   { rule: 'a name followed by an apposition giving a role is a person', text: 'The auditors will look closely at Kuzmin, former first deputy general director of the broadcaster.', want: { persons: ['Kuzmin'], locations: [] } },
   { rule: 'a first name before a person starting with an initial joins it', text: 'Sherman G. Finesilver told the grand jurors their only task was to weigh the evidence.', want: { persons: ['Sherman G. Finesilver'] } },
+  // rel-7 (each failing on the rel-5 rules):
+  { rule: 'only people are assassinated', text: 'Booth, the assassin of Lincoln, was cornered in a barn in Virginia.', want: { persons: ['Booth', 'Lincoln'], locations: ['Virginia'] } },
+  { rule: 'an ordinal and a military unit are an organization', text: 'Two destroyers of the 6th Fleet sailed from Naples on Monday.', want: { organizations: ['6th Fleet'] } },
+  { rule: 'an ordinal before a tagged unit joins it', text: 'The soldiers belonged to the 12th Brigade in Badajoz.', want: { organizations: ['12th Brigade'] } },
+  { rule: "an organization's acronym in brackets is an organization", text: 'A report by the General Accounting Office (GAO) found that the program had wasted millions.', want: { organizations: ['General Accounting Office', 'GAO'] } },
+  { rule: "who has a hometown, a wife or a widow is a person", text: 'Police questioned Houston\'s widow about the fire.', want: { persons: ['Houston'], organizations: [] } },
+  { rule: 'a nationality and a capitalised Government are an organization', text: 'Officials said the French Government was not displaying a hostile stand.', want: { organizations: ['French Government'] } },
+  { rule: 'the source in brackets that closes a dateline is an organization', text: 'LOS ANGELES (AP)\nA lobbyist for the city was indicted on Monday.', want: { locations: ['LOS ANGELES'], organizations: ['AP'] } },
+  { rule: 'the lower-case half of a hyphenated personal name stays', text: 'Prime Minister Banharn Silpa-archa on Monday proposed a new date for the vote.', want: { persons: ['Banharn Silpa-archa'] } },
+  { rule: "a head noun and 'of' join the name after them", text: 'Samples from the Sea of Japan showed no radiation.', want: { locations: ['Sea of Japan'] } },
+  { rule: 'an untagged name before a state abbreviation is a place', text: 'The family lived near their hometown of Grants, N.M. for years.', want: { locations: ['Grants', 'N.M.'] } },
   {
     rule: 'a source line gives its place and source; a lone month abbreviation is no name',
     text: 'Radiation Leak Reported at Plant\nAU0202111694 Paris AFP in English 0107 GMT 2 Feb 94\nThe leak was reported by workers at the plant early in the morning.',
@@ -99,3 +112,12 @@ for (const c of RULES) {
     if (c.also) t.ok(c.also(e), `and: ${c.also.toString()} (got ${JSON.stringify(e)})`)
   })
 }
+
+// rel-7: punctuation at a mention's edge is cut (the canonical names were already clean; the
+// mention spans, scored by the exact-span figures, were not).
+t.test('mention edges: no trailing comma or open bracket', async (t) => {
+  const table: [string, string][] = [
+    ['I will in fact move to Kecskemet (site of the printing house) next year.', 'LOC:Kecskemet'],
+  ]
+  for (const [text, want] of table) t.ok(extractMentions(tokenize(text)).some((m) => `${m.type}:${m.text}` === want), `${want} in ${text}`)
+})
