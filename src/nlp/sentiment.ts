@@ -91,6 +91,11 @@ export interface Span {
   last: number
 }
 
+// Scratch space, reused by every call (one module instance per thread, and no call re-enters):
+// a fresh 4 KB input per relation was a good part of the engine's garbage.
+const wordVector = new Float32Array(DIMS)
+const input = new Float32Array(INPUTS)
+
 /**
  * The network's input for a sentence with respect to target spans: averages of the word vectors
  * (unit length times the row's weight) of the words left and right of the nearest target (within 5 and within 2 words), of
@@ -103,7 +108,7 @@ export interface Span {
  */
 export function sentimentInput(m: Pick<SentimentModel, 'rows' | 'vectors' | 'scale' | 'lexicon'>, doc: Tokenized, words: Uint32Array, targets: Span[], sent: number, out = new Float32Array(INPUTS)): Float32Array {
   out.fill(0)
-  const tmp = new Float32Array(DIMS)
+  const tmp = wordVector
   const s = doc.sentences[sent]
   const wsum = new Float64Array(BLOCKS.length)
   const mx = B.max * DIMS
@@ -221,7 +226,7 @@ export function sentimentScores(m: SentimentModel, x: Float32Array): number[] {
 
 /** Sentiment towards the target spans (token ranges) within sentence `sent`. */
 export function sentimentTowards(model: SentimentModel, doc: Tokenized, words: Uint32Array, targets: Span[], sent: number): Sentiment {
-  const p = sentimentScores(model, sentimentInput(model, doc, words, targets, sent))
+  const p = sentimentScores(model, sentimentInput(model, doc, words, targets, sent, input))
   let best = 0
   for (let k = 1; k < 3; k++) if (p[k] > p[best]) best = k
   return POLARITIES[best]
