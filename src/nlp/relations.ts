@@ -271,9 +271,8 @@ export interface Decision {
 }
 
 /** Decides every candidate; returns the reported relations (one per triple, best evidence). */
-export function decideRelations(doc: Tokenized, anchors: Anchor[][], candidates: RelationCandidate[], model: RelationModel): Decision[] {
+export function decideRelations(doc: Tokenized, anchors: Anchor[][], candidates: RelationCandidate[], model: RelationModel, words = wordHashes(doc)): Decision[] {
   const best = new Map<string, Decision>()
-  const words = candidates.length ? wordHashes(doc) : new Uint32Array(0)
   for (const c of candidates) {
     let type = patternType(doc, c)
     let confidence: number
