@@ -112,6 +112,31 @@ export function clusterOf(ix: ClusterIndex | undefined, wordHash: number): numbe
   return ix ? ix.codes.getOr(wordHash || 1, NO_CLUSTER) : NO_CLUSTER
 }
 
+/** A document's tokens in lower case, and the hashes (fnv) of those forms. Read-only. */
+export interface LowerForms {
+  lower: string[]
+  hashes: Uint32Array
+}
+
+// The tagger's features, the relation features and the sentiment input all read these: kept
+// with the document so that each token is lower-cased and hashed once, not once per reader.
+const lowerFormsOf = new WeakMap<Tokenized, LowerForms>()
+
+export function lowerForms(doc: Tokenized): LowerForms {
+  let forms = lowerFormsOf.get(doc)
+  if (!forms) {
+    const n = doc.tokens.length
+    forms = { lower: new Array<string>(n), hashes: new Uint32Array(n) }
+    for (let i = 0; i < n; i++) {
+      const l = doc.tokens[i].text.toLowerCase()
+      forms.lower[i] = l
+      forms.hashes[i] = fnv(l)
+    }
+    lowerFormsOf.set(doc, forms)
+  }
+  return forms
+}
+
 /** Shape class of a character, as a one-letter code. */
 function charClass(ch: string): string {
   if (ch >= 'a' && ch <= 'z') return 'x'
@@ -224,11 +249,12 @@ export interface DocInfo {
  */
 export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: ClusterIndex): DocInfo {
   const n = doc.tokens.length
+  const forms = lowerForms(doc)
   const info: DocInfo = {
-    lower: new Array<string>(n),
+    lower: forms.lower,
     shape: new Array<string>(n),
     hWord: new Uint32Array(n),
-    hLower: new Uint32Array(n),
+    hLower: forms.hashes,
     hShape: new Uint32Array(n),
     hAffix: new Uint32Array(n * 6),
     pos: new Uint8Array(n),
@@ -253,11 +279,9 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
   for (let i = 0; i < n; i++) {
     const t = doc.tokens[i]
     const w = t.text
-    const l = w.toLowerCase()
-    info.lower[i] = l
+    const l = info.lower[i]
     info.shape[i] = shape(w)
     info.hWord[i] = fnv(w)
-    info.hLower[i] = fnv(l)
     info.clus[i] = clusterOf(clusters, info.hLower[i])
     info.hShape[i] = fnv(info.shape[i])
     const m = l.length
