@@ -1,6 +1,9 @@
-// letterFacts answers exactly what the three regular expressions it stands for would.
+// letterFacts answers exactly what the three regular expressions it stands for would; lowerForms
+// is computed once per document and is what its readers computed each for themselves before.
 import t from 'tap'
-import { HAS_LETTER_BIT, HAS_LOWER_BIT, UPPER_START_BIT, letterFacts } from '../../src/nlp/features.ts'
+import { HAS_LETTER_BIT, HAS_LOWER_BIT, UPPER_START_BIT, fnv, letterFacts, lowerForms } from '../../src/nlp/features.ts'
+import { wordHashes } from '../../src/nlp/relations.ts'
+import { tokenize } from '../../src/nlp/tokens.ts'
 
 t.test('letterFacts agrees with \\p{L}, \\p{Ll} and ^\\p{Lu}', async (t) => {
   const words = [
@@ -20,4 +23,14 @@ t.test('letterFacts agrees with \\p{L}, \\p{Ll} and ^\\p{Lu}', async (t) => {
     }
   }
   t.equal(wrong, 0, 'all code units agree')
+})
+
+t.test('lowerForms: once per document, the lower-cased tokens and their hashes', async (t) => {
+  const doc = tokenize('Tim Cook visited the ÉCOLE in Paris. He met İsmail there.')
+  const forms = lowerForms(doc)
+  t.equal(lowerForms(doc), forms, 'the same object for the same document')
+  t.same(forms.lower, doc.tokens.map((x) => x.text.toLowerCase()))
+  t.same(Array.from(forms.hashes), doc.tokens.map((x) => fnv(x.text.toLowerCase())))
+  t.equal(wordHashes(doc), forms.hashes, 'wordHashes reads the same hashes')
+  t.not(lowerForms(tokenize('Tim Cook visited the ÉCOLE in Paris. He met İsmail there.')), forms, 'another document, its own forms')
 })
