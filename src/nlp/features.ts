@@ -112,6 +112,31 @@ export function clusterOf(ix: ClusterIndex | undefined, wordHash: number): numbe
   return ix ? ix.codes.getOr(wordHash || 1, NO_CLUSTER) : NO_CLUSTER
 }
 
+/** A document's tokens in lower case, and the hashes (fnv) of those forms. Read-only. */
+export interface LowerForms {
+  lower: string[]
+  hashes: Uint32Array
+}
+
+// The tagger's features, the relation features and the sentiment input all read these: kept
+// with the document so that each token is lower-cased and hashed once, not once per reader.
+const lowerFormsOf = new WeakMap<Tokenized, LowerForms>()
+
+export function lowerForms(doc: Tokenized): LowerForms {
+  let forms = lowerFormsOf.get(doc)
+  if (!forms) {
+    const n = doc.tokens.length
+    forms = { lower: new Array<string>(n), hashes: new Uint32Array(n) }
+    for (let i = 0; i < n; i++) {
+      const l = doc.tokens[i].text.toLowerCase()
+      forms.lower[i] = l
+      forms.hashes[i] = fnv(l)
+    }
+    lowerFormsOf.set(doc, forms)
+  }
+  return forms
+}
+
 /** Shape class of a character, as a one-letter code. */
 function charClass(ch: string): string {
   if (ch >= 'a' && ch <= 'z') return 'x'
@@ -154,6 +179,27 @@ export function shape(w: string): string {
 const UPPER_START = /^\p{Lu}/u
 const HAS_LOWER = /\p{Ll}/u
 const HAS_LETTER = /\p{L}/u
+
+/** Bits of letterFacts. */
+export const HAS_LETTER_BIT = 1, HAS_LOWER_BIT = 2, UPPER_START_BIT = 4
+
+/**
+ * Whether `w` has a letter, has a lower-case letter and starts with an upper-case one, exactly as
+ * HAS_LETTER, HAS_LOWER and UPPER_START say. Three regular expressions per token were a good
+ * part of docInfo; in ASCII the three classes are just A–Z and a–z, so only other words run them.
+ */
+export function letterFacts(w: string): number {
+  let f = 0
+  for (let k = 0; k < w.length; k++) {
+    const c = w.charCodeAt(k)
+    if (c >= 128) {
+      return (HAS_LETTER.test(w) ? HAS_LETTER_BIT : 0) | (HAS_LOWER.test(w) ? HAS_LOWER_BIT : 0) | (UPPER_START.test(w) ? UPPER_START_BIT : 0)
+    }
+    if (c >= 97 && c <= 122) f |= HAS_LETTER_BIT | HAS_LOWER_BIT
+    else if (c >= 65 && c <= 90) f |= k === 0 ? HAS_LETTER_BIT | UPPER_START_BIT : HAS_LETTER_BIT
+  }
+  return f
+}
 
 /** wink's universal POS tags, numbered for hashing; unknown tags share the last number. */
 const POS = ['ADJ', 'ADP', 'ADV', 'AUX', 'CCONJ', 'DET', 'INTJ', 'NOUN', 'NUM', 'PART', 'PRON', 'PROPN', 'PUNCT', 'SCONJ', 'SYM', 'VERB', 'X', 'SPACE']
@@ -203,11 +249,12 @@ export interface DocInfo {
  */
 export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: ClusterIndex): DocInfo {
   const n = doc.tokens.length
+  const forms = lowerForms(doc)
   const info: DocInfo = {
-    lower: new Array<string>(n),
+    lower: forms.lower,
     shape: new Array<string>(n),
     hWord: new Uint32Array(n),
-    hLower: new Uint32Array(n),
+    hLower: forms.hashes,
     hShape: new Uint32Array(n),
     hAffix: new Uint32Array(n * 6),
     pos: new Uint8Array(n),
@@ -228,14 +275,13 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
   }
   const capSeen = new Set<string>()
   const lowSeen = new Set<string>()
+  const facts = new Uint8Array(n)
   for (let i = 0; i < n; i++) {
     const t = doc.tokens[i]
     const w = t.text
-    const l = w.toLowerCase()
-    info.lower[i] = l
+    const l = info.lower[i]
     info.shape[i] = shape(w)
     info.hWord[i] = fnv(w)
-    info.hLower[i] = fnv(l)
     info.clus[i] = clusterOf(clusters, info.hLower[i])
     info.hShape[i] = fnv(info.shape[i])
     const m = l.length
@@ -246,17 +292,17 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
     if (m > 4) info.hAffix[a + 5] = fnvRange(l, m - 4, m)
     info.pos[i] = POS_ID.get(t.pos) ?? POS.length
     info.gaz[i] = NO_GAZ
-    info.capStart[i] = UPPER_START.test(w) ? 1 : 0
+    facts[i] = letterFacts(w)
+    info.capStart[i] = facts[i] & UPPER_START_BIT ? 1 : 0
   }
   for (const s of doc.sentences) {
     let letters = 0
     let upper = 0
     for (let i = s.first; i < s.last; i++) {
       info.posInSent[i] = i - s.first
-      const w = doc.tokens[i].text
-      if (HAS_LETTER.test(w)) {
+      if (facts[i] & HAS_LETTER_BIT) {
         letters++
-        if (!HAS_LOWER.test(w)) upper++
+        if (!(facts[i] & HAS_LOWER_BIT)) upper++
       }
     }
     if (letters > 0 && upper / letters > 0.7) for (let i = s.first; i < s.last; i++) info.headline[i] = 1
@@ -265,7 +311,7 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
   for (let i = 0; i < n; i++) {
     if (info.headline[i] || info.posInSent[i] === 0) continue
     if (info.capStart[i]) capSeen.add(info.lower[i])
-    else if (HAS_LOWER.test(doc.tokens[i].text)) lowSeen.add(info.lower[i])
+    else if (facts[i] & HAS_LOWER_BIT) lowSeen.add(info.lower[i])
   }
   for (let i = 0; i < n; i++) {
     if (capSeen.has(info.lower[i])) info.docCap[i] = 1

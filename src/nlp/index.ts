@@ -49,9 +49,11 @@ export function analyze(text: string, options: AnalyzeOptions): Analysis {
 
   const relations: ExtractedRelation[] = []
   const anchors = anchorsBySentence(doc, entities)
-  const decisions = decideRelations(doc, anchors, candidatePairs(anchors), relationModel)
+  const candidates = candidatePairs(anchors)
+  // Hashed once for the relation features and the sentiment of every relation.
+  const words = candidates.length ? wordHashes(doc) : new Uint32Array(0)
+  const decisions = decideRelations(doc, anchors, candidates, relationModel, words)
   decisions.sort((a, b) => b.confidence - a.confidence || a.candidate.source.first - b.candidate.source.first)
-  const words = decisions.length ? wordHashes(doc) : new Uint32Array(0)
   for (const d of decisions) {
     const { source, target, sent } = d.candidate
     const s = doc.sentences[sent]

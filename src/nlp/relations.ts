@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import type { Tokenized } from './tokens.ts'
 import type { Entity, EntityType } from './entities.ts'
 import type { RelationType } from './types.ts'
-import { feat, fnv } from './features.ts'
+import { feat, fnv, lowerForms } from './features.ts'
 import { calibrate, type Calibration } from './calibration.ts'
 import { IdIndex } from './tables.ts'
 
@@ -173,11 +173,9 @@ const R = {
 
 export const RELATION_BIAS = feat(R.bias, 0)
 
-/** Lower-cased word hashes of a document's tokens, computed once per document. */
+/** Lower-cased word hashes of a document's tokens (computed once per document, read-only). */
 export function wordHashes(doc: Tokenized): Uint32Array {
-  const h = new Uint32Array(doc.tokens.length)
-  for (let i = 0; i < h.length; i++) h[i] = fnv(doc.tokens[i].text.toLowerCase())
-  return h
+  return lowerForms(doc).hashes
 }
 
 const COMMA = fnv(',')
@@ -271,9 +269,8 @@ export interface Decision {
 }
 
 /** Decides every candidate; returns the reported relations (one per triple, best evidence). */
-export function decideRelations(doc: Tokenized, anchors: Anchor[][], candidates: RelationCandidate[], model: RelationModel): Decision[] {
+export function decideRelations(doc: Tokenized, anchors: Anchor[][], candidates: RelationCandidate[], model: RelationModel, words = wordHashes(doc)): Decision[] {
   const best = new Map<string, Decision>()
-  const words = candidates.length ? wordHashes(doc) : new Uint32Array(0)
   for (const c of candidates) {
     let type = patternType(doc, c)
     let confidence: number

@@ -8,6 +8,7 @@
 import { encodeModelFile, readModelFile } from './model-file.ts'
 import type { Tokenized } from './tokens.ts'
 import type { Sentiment } from './types.ts'
+import { HiddenLayer } from './layer.ts'
 import { buildClusterIndex, clusterOf, fnv, NO_CLUSTER, type ClusterIndex } from './features.ts'
 
 export const POLARITIES: Sentiment[] = ['positive', 'neutral', 'negative']
@@ -36,6 +37,8 @@ export interface SentimentModel {
   b1: Float32Array
   w2: Float32Array
   b2: Float32Array
+  /** The first layer (w1, b1) in WebAssembly, for a loaded model whose weights no longer change. */
+  layer?: HiddenLayer
 }
 
 // Model file: gzip( uint32 header length | JSON header | uint32 word hashes | uint16 rows |
@@ -75,7 +78,7 @@ export function loadSentimentModel(path: string | URL): SentimentModel {
   const b2 = new Float32Array(take(3 * 4))
   const lexicon = new Map<number, number>()
   lexH.forEach((k, i) => lexicon.set(k, lexV[i]))
-  return { rows: buildClusterIndex(words, rowOf), vectors, scale, lexicon, hidden: H, w1, b1, w2, b2 }
+  return { rows: buildClusterIndex(words, rowOf), vectors, scale, lexicon, hidden: H, w1, b1, w2, b2, layer: new HiddenLayer(w1, b1, H, INPUTS) }
 }
 
 const NEGATORS = ['not', "n't", '’t', 'no', 'never', 'neither', 'nor', 'without', 'hardly', 'barely', 'nobody', 'nothing', 'cannot', 'lack', 'lacks']
@@ -87,6 +90,11 @@ export interface Span {
   first: number
   last: number
 }
+
+// Scratch space, reused by every call (one module instance per thread, and no call re-enters):
+// a fresh 4 KB input per relation was a good part of the engine's garbage.
+const wordVector = new Float32Array(DIMS)
+const input = new Float32Array(INPUTS)
 
 /**
  * The network's input for a sentence with respect to target spans: averages of the word vectors
@@ -100,7 +108,7 @@ export interface Span {
  */
 export function sentimentInput(m: Pick<SentimentModel, 'rows' | 'vectors' | 'scale' | 'lexicon'>, doc: Tokenized, words: Uint32Array, targets: Span[], sent: number, out = new Float32Array(INPUTS)): Float32Array {
   out.fill(0)
-  const tmp = new Float32Array(DIMS)
+  const tmp = wordVector
   const s = doc.sentences[sent]
   const wsum = new Float64Array(BLOCKS.length)
   const mx = B.max * DIMS
@@ -179,20 +187,16 @@ function addTo(out: Float32Array, block: number, v: Float32Array, weight: number
   for (let j = 0; j < DIMS; j++) out[o + j] += weight * v[j]
 }
 
-// Scratch space of sentimentScores (one module instance per thread, and no call re-enters).
-const runStart = new Int32Array(INPUTS / 4)
-const runEnd = new Int32Array(INPUTS / 4)
-const dense = new Float64Array(INPUTS)
-
 /** Class probabilities (POLARITIES order) of an input vector. */
 export function sentimentScores(m: SentimentModel, x: Float32Array): number[] {
   const H = m.hidden
   const z = [m.b2[0], m.b2[1], m.b2[2]]
-  const w1 = m.w1
+  // A model being trained changes its weights between calls: it gets a fresh copy each time.
+  const layer = m.layer ?? new HiddenLayer(m.w1, m.b1, H, INPUTS)
+  const { x: dense, runStart, runEnd } = layer
   // Runs of four zeros are skipped (a block with no word in it: no negation, no lexicon word):
   // the sums are unchanged, and a quarter or more of the input is often empty. The rest is
-  // copied once into consecutive doubles, in runs of adjacent groups of four, so that the
-  // loop below, run for every hidden unit, neither converts x nor looks up where it goes on.
+  // copied once into consecutive doubles, in runs of adjacent groups of four.
   let runs = 0
   let n = 0
   for (let k = 0; k < INPUTS; k += 4) {
@@ -205,21 +209,10 @@ export function sentimentScores(m: SentimentModel, x: Float32Array): number[] {
     dense[n + 3] = x[k + 3]
     n += 4
   }
+  layer.run(runs)
+  const act = layer.out
   for (let j = 0; j < H; j++) {
-    const o = j * INPUTS
-    // Four accumulators (INPUTS is a multiple of 4): about twice as fast as one. Each sums its
-    // terms in input order, as a plain loop over the non-zero groups would.
-    let a0 = m.b1[j], a1 = 0, a2 = 0, a3 = 0
-    let q = 0
-    for (let r = 0; r < runs; r++) {
-      for (let k = o + runStart[r], e = o + runEnd[r]; k < e; k += 4, q += 4) {
-        a0 += w1[k] * dense[q]
-        a1 += w1[k + 1] * dense[q + 1]
-        a2 += w1[k + 2] * dense[q + 2]
-        a3 += w1[k + 3] * dense[q + 3]
-      }
-    }
-    const a = a0 + a1 + a2 + a3
+    const a = act[j]
     if (a <= 0) continue
     z[0] += m.w2[j] * a
     z[1] += m.w2[H + j] * a
@@ -233,7 +226,7 @@ export function sentimentScores(m: SentimentModel, x: Float32Array): number[] {
 
 /** Sentiment towards the target spans (token ranges) within sentence `sent`. */
 export function sentimentTowards(model: SentimentModel, doc: Tokenized, words: Uint32Array, targets: Span[], sent: number): Sentiment {
-  const p = sentimentScores(model, sentimentInput(model, doc, words, targets, sent))
+  const p = sentimentScores(model, sentimentInput(model, doc, words, targets, sent, input))
   let best = 0
   for (let k = 1; k < 3; k++) if (p[k] > p[best]) best = k
   return POLARITIES[best]

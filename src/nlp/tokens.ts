@@ -34,7 +34,9 @@ export interface Tokenized {
 }
 
 const BREAK_TYPES = new Set(['tabCRLF'])
-const LONG_TOKEN = /\S{200,}/g
+// Anchored at a word's start: a match always starts there anyway (the greedy run from the
+// earliest start wins), and without the anchor the engine retried from every letter of every word.
+const LONG_TOKEN = /(?<!\S)\S{200,}/g
 
 /**
  * wink keeps its token values verbatim, but a few inputs (lone surrogates, control
@@ -64,13 +66,14 @@ export function tokenize(text: string): Tokenized {
   let forceBreak = true
   for (let i = 0; i < values.length; i++) {
     const v = values[i]
-    let at = text.startsWith(v, cursor) ? cursor : text.indexOf(v, cursor)
+    const here = text.startsWith(v, cursor)
+    let at = here ? cursor : text.indexOf(v, cursor)
     // Never jump far ahead: a value that cannot be found nearby is treated as zero-width.
     if (at < 0 || at - cursor > 64) at = cursor
     const start = at
-    const end = at === cursor && !text.startsWith(v, cursor) ? cursor : at + v.length
+    const end = at === cursor && !here ? cursor : at + v.length
     cursor = end
-    const isBreak = BREAK_TYPES.has(types[i]) || /^\s*$/.test(v)
+    const isBreak = BREAK_TYPES.has(types[i]) || blank(v)
     if (isBreak) {
       // A line break (the corpora and many user texts put one sentence per line) ends a sentence.
       if (v.includes('\n') || v.includes('\r')) forceBreak = true
@@ -84,10 +87,19 @@ export function tokenize(text: string): Tokenized {
       winkSent = sentOf[i]
       forceBreak = false
     }
-    tokens.push({ text: text.slice(start, end), start, end, pos: pos[i], sent: curSent })
+    // Found at start, so text.slice(start, end) is v itself: no copy needed.
+    tokens.push({ text: v, start, end, pos: pos[i], sent: curSent })
   }
   if (curSent >= 0) closeSentence(sentences, tokens)
   return { text, tokens, sentences }
+}
+
+/** Empty or all white space (as /^\s*$/), without running a regular expression for every token. */
+function blank(v: string): boolean {
+  const c = v.charCodeAt(0)
+  // A printable ASCII first character is never white space; most tokens end here.
+  if (c > 32 && c < 127) return false
+  return /^\s*$/.test(v)
 }
 
 function closeSentence(sentences: Sentence[], tokens: Token[]): void {
