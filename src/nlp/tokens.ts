@@ -4,7 +4,16 @@ import winkNLP from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
 
 // Loaded once per module instance (and so once per worker thread).
+// wink caches every out-of-vocabulary word it reads, for the life of the instance, and its
+// tokenizer consults that cache: unpatched, "Trump's" is one token or two depending on whether
+// an earlier text had it. patches/wink-nlp+2.4.0.patch adds `_resetCache()`, which tokenize()
+// calls after each document so that every text is read as by a freshly loaded instance (and
+// the cache does not grow). Nothing may keep a wink document past that call.
 const nlp = winkNLP(model, ['sbd', 'pos'])
+if (typeof nlp._resetCache !== 'function') {
+  // An install that skipped lifecycle scripts (npm ci --ignore-scripts) leaves wink unpatched.
+  throw new Error('wink-nlp is not patched (patches/wink-nlp+2.4.0.patch): run `npx patch-package`')
+}
 const its = nlp.its
 
 export interface Token {
@@ -47,11 +56,17 @@ export function tokenize(text: string): Tokenized {
   // wink's tokenizer slows down sharply on a single very long token (half a second for 30,000
   // letters without a space). Such a blob is never a name: it is blanked to spaces of the same
   // length, so offsets are unchanged and it yields no tokens.
-  const doc = nlp.readDoc(text.replace(LONG_TOKEN, (m) => ' '.repeat(m.length)))
-  const values: string[] = doc.tokens().out(its.value)
-  const types: string[] = doc.tokens().out(its.type)
-  const pos: string[] = doc.tokens().out(its.pos)
-  const sentSpans = doc.sentences().out(its.span) as unknown as [number, number][]
+  let values: string[], types: string[], pos: string[], sentSpans: [number, number][]
+  try {
+    const doc = nlp.readDoc(text.replace(LONG_TOKEN, (m) => ' '.repeat(m.length)))
+    values = doc.tokens().out(its.value)
+    types = doc.tokens().out(its.type)
+    pos = doc.tokens().out(its.pos)
+    sentSpans = doc.sentences().out(its.span) as unknown as [number, number][]
+  } finally {
+    // Everything is read out of the document: forget the words it added (see above).
+    nlp._resetCache()
+  }
   const sentOf = new Int32Array(values.length)
   for (let s = 0; s < sentSpans.length; s++) {
     const [a, b] = sentSpans[s]
@@ -100,6 +115,11 @@ function blank(v: string): boolean {
   // A printable ASCII first character is never white space; most tokens end here.
   if (c > 32 && c < 127) return false
   return /^\s*$/.test(v)
+}
+
+/** Lexemes in wink's cache (its vocabulary plus cached unknown words): constant between calls. */
+export function winkCacheSize(): number {
+  return nlp._cacheSize()
 }
 
 function closeSentence(sentences: Sentence[], tokens: Token[]): void {
