@@ -8,6 +8,11 @@ import { createBatcher } from '../domain/batcher.ts'
 
 /** Entries read or written by one statement at most. */
 const MAX_BATCH = 128
+/**
+ * Reads in flight at once. Writes stay one at a time: two multi-row upserts in flight could
+ * lock the same entries in opposite orders.
+ */
+const MAX_READS_IN_FLIGHT = 2
 
 type Row = Awaited<ReturnType<CacheRepository['get']>>
 
@@ -30,6 +35,7 @@ const entry = (accountId: string, key: string) => `${accountId}\u0000${key}`
 export function withBatchedCacheStatements(repo: CacheRepository): CacheRepository {
   const get = createBatcher<Get, Row>({
     maxBatch: () => MAX_BATCH,
+    maxInFlight: MAX_READS_IN_FLIGHT,
     async run(_lane, batch) {
       if (batch.length === 1) {
         const { accountId, key, notBefore } = batch[0].item

@@ -4,6 +4,12 @@
 // requests cost about N / batch statements instead of N, and the database, the socket writes
 // and the driver's queue do that much less work.
 //
+// A lane may have more than one statement in flight (`maxInFlight`, for statements that do not
+// contend with each other, such as reads). One statement per lane makes the lane's throughput
+// its batch size over one round trip, and the node then waits on the database while the CPU is
+// idle; with a second in flight, the calls of one turn of the event loop go together at the end
+// of that turn (setImmediate) instead of waiting for the first statement to come back.
+//
 // Why this keeps "what the database says now" semantics: a waiting call is served by a statement
 // sent after the call arrived, so it sees everything committed before its arrival (a revoked
 // token, a changed plan, another node's count), exactly as its own statement would have.
@@ -23,6 +29,11 @@ export interface BatcherOptions<T, R> {
    * left unsettled is rejected too, so no caller ever hangs on a bug here.
    */
   run: (key: string, batch: Waiter<T, R>[]) => Promise<void>
+  /**
+   * Statements of one lane in flight at once (default 1). Above 1, only for statements that do
+   * not contend (reads): concurrent writes to one row would just queue on its lock.
+   */
+  maxInFlight?: number
 }
 
 export class BatchNotSettledError extends Error {
@@ -33,41 +44,59 @@ export class BatchNotSettledError extends Error {
 }
 
 export function createBatcher<T, R>(opts: BatcherOptions<T, R>): (key: string, item: T) => Promise<R> {
-  /** Per key: the calls waiting for the statement after the one in flight. */
-  const lanes = new Map<string, Waiter<T, R>[]>()
+  const maxInFlight = Math.max(1, opts.maxInFlight ?? 1)
+  interface Lane {
+    waiting: Waiter<T, R>[]
+    inFlight: number
+    scheduled: boolean
+  }
+  /** Per key: the calls waiting for a statement, and how many of the lane's statements are in flight. */
+  const lanes = new Map<string, Lane>()
 
-  async function pump(key: string, waiting: Waiter<T, R>[]): Promise<void> {
+  async function runBatch(key: string, batch: Waiter<T, R>[]): Promise<void> {
+    const settled = batch.map(() => false)
+    const tracked = batch.map((w, i) => ({
+      item: w.item,
+      resolve: (r: R) => ((settled[i] = true), w.resolve(r)),
+      reject: (e: unknown) => ((settled[i] = true), w.reject(e)),
+    }))
     try {
-      while (waiting.length > 0) {
-        const n = Math.max(1, Math.min(waiting.length, opts.maxBatch(waiting[0].item)))
-        const batch = waiting.splice(0, n)
-        const settled = batch.map(() => false)
-        const tracked = batch.map((w, i) => ({
-          item: w.item,
-          resolve: (r: R) => ((settled[i] = true), w.resolve(r)),
-          reject: (e: unknown) => ((settled[i] = true), w.reject(e)),
-        }))
-        try {
-          await opts.run(key, tracked)
-        } catch (err) {
-          tracked.forEach((w, i) => settled[i] || w.reject(err))
-        }
-        tracked.forEach((w, i) => settled[i] || w.reject(new BatchNotSettledError(key)))
-      }
-    } finally {
-      lanes.delete(key)
+      await opts.run(key, tracked)
+    } catch (err) {
+      tracked.forEach((w, i) => settled[i] || w.reject(err))
     }
+    tracked.forEach((w, i) => settled[i] || w.reject(new BatchNotSettledError(key)))
+  }
+
+  function start(key: string, lane: Lane): void {
+    const n = Math.max(1, Math.min(lane.waiting.length, opts.maxBatch(lane.waiting[0].item)))
+    const batch = lane.waiting.splice(0, n)
+    lane.inFlight++
+    void runBatch(key, batch).finally(() => {
+      lane.inFlight--
+      if (lane.waiting.length > 0) start(key, lane)
+      else if (lane.inFlight === 0) lanes.delete(key)
+    })
   }
 
   return (key, item) =>
     new Promise<R>((resolve, reject) => {
-      const waiting = lanes.get(key)
-      if (waiting) {
-        waiting.push({ item, resolve, reject })
+      const lane = lanes.get(key)
+      if (!lane) {
+        const fresh: Lane = { waiting: [{ item, resolve, reject }], inFlight: 0, scheduled: false }
+        lanes.set(key, fresh)
+        start(key, fresh)
         return
       }
-      const fresh: Waiter<T, R>[] = [{ item, resolve, reject }]
-      lanes.set(key, fresh)
-      void pump(key, fresh)
+      lane.waiting.push({ item, resolve, reject })
+      // Another statement may go while one is in flight: at the end of this turn of the event
+      // loop, with every call that arrived in it, rather than one statement per call.
+      if (lane.inFlight < maxInFlight && !lane.scheduled) {
+        lane.scheduled = true
+        setImmediate(() => {
+          lane.scheduled = false
+          if (lane.waiting.length > 0 && lane.inFlight < maxInFlight) start(key, lane)
+        })
+      }
     })
 }

@@ -8,6 +8,8 @@ import { createBatcher } from './batcher.ts'
 
 /** Look-ups answered by one statement at most. */
 const MAX_BATCH = 256
+/** Look-up statements in flight at once: reads, so a second one costs no waiting on the first. */
+const MAX_IN_FLIGHT = 2
 
 interface Lookup {
   hash: string
@@ -17,6 +19,7 @@ interface Lookup {
 export function withBatchedTokenLookups(tokens: TokensRepository): TokensRepository {
   const lookup = createBatcher<Lookup, TokenPrincipal | undefined>({
     maxBatch: () => MAX_BATCH,
+    maxInFlight: MAX_IN_FLIGHT,
     // One lane per UTC day (the day picks today's usage row). The effective plan is taken at the
     // latest of the batch's times: the statement runs after all of them, as a later one would.
     async run(day, batch) {

@@ -85,3 +85,64 @@ t.test('a call its run forgot is rejected, never left hanging', async (t) => {
   })
   await t.rejects(batch('k', 1), BatchNotSettledError)
 })
+
+t.test('maxInFlight 2: the calls of one turn share a second statement while the first is in flight', async (t) => {
+  const runs: number[][] = []
+  const gates: (() => void)[] = []
+  let inFlight = 0
+  let peak = 0
+  const batch = createBatcher<number, number>({
+    maxBatch: () => 100,
+    maxInFlight: 2,
+    async run(_key, waiters) {
+      runs.push(waiters.map((w) => w.item))
+      peak = Math.max(peak, ++inFlight)
+      await new Promise<void>((r) => gates.push(r))
+      inFlight--
+      for (const w of waiters) w.resolve(w.item)
+    },
+  })
+  const first = batch('k', 1)
+  t.same(runs, [[1]], 'a lone call still goes at once')
+  const turn = [2, 3, 4].map((i) => batch('k', i))
+  t.same(runs, [[1]], 'calls arriving meanwhile wait for the end of the turn')
+  await new Promise((r) => setImmediate(r))
+  t.same(runs, [[1], [2, 3, 4]], 'the turn\'s calls went together as the second statement')
+  const later = [5, 6].map((i) => batch('k', i))
+  await new Promise((r) => setImmediate(r))
+  t.equal(runs.length, 2, 'no third statement while two are in flight')
+  gates.shift()!()
+  t.equal(await first, 1)
+  await new Promise((r) => setImmediate(r))
+  t.same(runs[2], [5, 6], 'when one came back, the waiting calls went together')
+  while (gates.length) gates.shift()!()
+  t.same(await Promise.all([...turn, ...later]), [2, 3, 4, 5, 6])
+  t.equal(peak, 2, 'never more than two in flight')
+  t.same(runs.flat().sort(), [1, 2, 3, 4, 5, 6], 'each call served exactly once')
+  await new Promise((r) => setImmediate(r))
+  const again = batch('k', 7)
+  t.equal(runs.length, 4, 'the lane is reusable once idle: a lone call goes at once again')
+  gates.shift()!()
+  t.equal(await again, 7)
+})
+
+t.test('maxInFlight 2: a failing statement rejects only its own calls', async (t) => {
+  let n = 0
+  const release: (() => void)[] = []
+  const batch = createBatcher<number, number>({
+    maxBatch: () => 100,
+    maxInFlight: 2,
+    async run(_key, waiters) {
+      const mine = ++n
+      await new Promise<void>((r) => release.push(r))
+      if (mine === 2) throw new Error('connection lost')
+      for (const w of waiters) w.resolve(w.item)
+    },
+  })
+  const first = batch('k', 1)
+  const second = [2, 3].map((i) => batch('k', i))
+  await new Promise((r) => setImmediate(r))
+  release.forEach((r) => r())
+  t.equal(await first, 1, 'the first statement is unaffected')
+  t.same((await Promise.allSettled(second)).map((s) => s.status), ['rejected', 'rejected'])
+})
