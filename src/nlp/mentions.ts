@@ -120,7 +120,7 @@ export function extractMentions(doc: Tokenized): Mention[] {
     // "Guy M. Struve": a first name right before a person's name that starts with an initial.
     if (s.type === 'PER' && !noisy && a > 0 && a === s.first && /^\p{Lu}\.$/u.test(doc.tokens[a].text) && b - a >= 2 &&
       !taken[a - 1] && doc.tokens[a - 1].sent === doc.tokens[a].sent && TITLE_CASE.test(doc.tokens[a - 1].text) && !PERSON_TITLE.test(doc.tokens[a - 1].text) &&
-      ((tagger.gazetteer.get(phraseHash([doc.tokens[a - 1].text.toLowerCase()])) ?? 0) & GAZ_FIRST)) a--
+      (wordGaz(doc.tokens[a - 1].text) & GAZ_FIRST)) a--
     // A generational suffix is part of a person's name ("Martin Luther King Jr.").
     if (s.type === 'PER' && b < doc.tokens.length && doc.tokens[b].sent === doc.tokens[a].sent && SUFFIX.test(doc.tokens[b].text)) b++
     // No person's name ends in "District" or "Parish": the tagger read a place as a name
@@ -178,7 +178,7 @@ export function extractMentions(doc: Tokenized): Mention[] {
     // a dateline (a place, then a word in capitals in brackets, then the line's end).
     if (type === 'LOC' && !noisy && b + 2 < doc.tokens.length && doc.tokens[b].text === '(' && doc.tokens[b + 2].text === ')' && !taken[b + 1] &&
       doc.tokens[b + 2].sent === doc.tokens[a].sent && b + 3 === doc.sentences[doc.tokens[a].sent].last && ACRONYM.test(doc.tokens[b + 1].text) &&
-      !((tagger.gazetteer.get(phraseHash([doc.tokens[b + 1].text.toLowerCase()])) ?? 0) & GAZ_COMMON)) {
+      !(wordGaz(doc.tokens[b + 1].text) & GAZ_COMMON)) {
       out.push(mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'))
     }
     // "the General Accounting Office ( GAO )": an untagged acronym in brackets right after an
@@ -213,7 +213,7 @@ const INSTITUTION = /^(?:Government|Army|Navy|Parliament)$/
 function institutionEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array): number {
   const t = doc.tokens
   if (b - a > 2 || b >= t.length || taken[b] || t[b].sent !== t[a].sent || !INSTITUTION.test(t[b].text)) return -1
-  return (tagger.gazetteer.get(phraseHash([t[b - 1].text.toLowerCase()])) ?? 0) & GAZ_DEMONYM ? b + 1 : -1
+  return wordGaz(t[b - 1].text) & GAZ_DEMONYM ? b + 1 : -1
 }
 
 const PLACE_HEAD = /^(?:Palace|Sea|Gulf|Bay|Isle|Strait|Cape|Lake|Mount)$/
@@ -239,7 +239,7 @@ const ACRONYM = /^\p{Lu}{2,6}$/u
 /** `w` is the initials of the capitalised words of [a, b) ("GAO" of "General Accounting Office"). */
 function isAcronymOf(doc: Tokenized, a: number, b: number, w: string): boolean {
   // Not an ordinary word in capitals ("Intelligent Network ( IN )").
-  if (!ACRONYM.test(w) || (tagger.gazetteer.get(phraseHash([w.toLowerCase()])) ?? 0) & GAZ_COMMON) return false
+  if (!ACRONYM.test(w) || wordGaz(w) & GAZ_COMMON) return false
   let initials = ''
   for (let i = a; i < b; i++) if (/^\p{Lu}/u.test(doc.tokens[i].text)) initials += doc.tokens[i].text[0]
   return initials === w
@@ -283,7 +283,7 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array): Mention[] {
       // The whole run of capitalised words, not its tail; an ordinary word that starts the
       // sentence is not part of it ("In Grants , N.M.").
       if (a > 0 && t[a - 1].sent === t[i].sent && /^\p{Lu}/u.test(t[a - 1].text)) continue
-      if (a < i && a === doc.sentences[t[i].sent].first && (tagger.gazetteer.get(phraseHash([t[a].text.toLowerCase()])) ?? 0) & GAZ_COMMON) a++
+      if (a < i && a === doc.sentences[t[i].sent].first && wordGaz(t[a].text) & GAZ_COMMON) a++
       if (a === i) continue
       out.push(mentionFromTokens(doc.text, t, a, i, 'LOC'))
       if (!taken[i + 1]) out.push(mentionFromTokens(doc.text, t, i + 1, i + 2, 'LOC'))
@@ -291,6 +291,16 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array): Mention[] {
     }
   }
   return out
+}
+
+/** The gazetteer classes (bit set) of a phrase of lower-case words; 0 when it is in none. */
+function phraseGaz(words: string[]): number {
+  return tagger.gazetteer.get(phraseHash(words)) ?? 0
+}
+
+/** The gazetteer classes of one word, case ignored. */
+function wordGaz(word: string): number {
+  return phraseGaz([word.toLowerCase()])
 }
 
 const GAZ_PLACE = (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf('country'))
@@ -313,7 +323,7 @@ function placeEnd(toks: Tokenized['tokens'], from: number, limit: number): numbe
   for (let p = Math.min(from + 3, limit); p > from; p--) {
     const ws: string[] = []
     for (let i = from; i < p; i++) ws.push(toks[i].text.toLowerCase())
-    if ((tagger.gazetteer.get(phraseHash(ws)) ?? 0) & GAZ_PLACE) return p
+    if (phraseGaz(ws) & GAZ_PLACE) return p
   }
   return -1
 }
@@ -375,7 +385,7 @@ function appositiveRole(doc: Tokenized, a: number, b: number): boolean {
   // A known city, country or region stays a place (datelines: "Beijing , the commander of…").
   const ws: string[] = []
   for (let i = a; i < b; i++) ws.push(t[i].text.toLowerCase())
-  if ((tagger.gazetteer.get(phraseHash(ws)) ?? 0) & (GAZ_PLACE | GAZ_REGION)) return false
+  if (phraseGaz(ws) & (GAZ_PLACE | GAZ_REGION)) return false
   for (let k = b + 1; k < Math.min(t.length, b + 6) && t[k].sent === t[a].sent; k++) {
     const w = t[k].text
     if (ROLE.test(w)) return true
@@ -416,7 +426,7 @@ function titleSplit(doc: Tokenized, a: number, b: number): number {
 export function nameClasses(name: string): number {
   const ws = name.toLowerCase().split(/\s+/).filter(Boolean)
   if (!ws.length || ws.length > MAX_GAZ_WORDS) return 0
-  return (tagger.gazetteer.get(phraseHash(ws)) ?? 0) & ~GAZ_PREFIX
+  return phraseGaz(ws) & ~GAZ_PREFIX
 }
 
 /** Canonical entities, most salient first, at most MAX_ENTITIES_PER_TYPE of each type. */
