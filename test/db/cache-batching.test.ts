@@ -56,4 +56,18 @@ for (const driver of DRIVERS) {
     t.equal(statements.get + statements.getMany, 2, 'a lone read, then one for the six that waited')
     t.equal(await cache.get(a.id, 'live', before(500)), undefined, 'an entry older than the cut-off is not returned')
   })
+
+  t.test(`a single cache write follows the first-wins and 24-hour rules (${driver})`, async (t) => {
+    const { database } = await openTestDatabase(t, driver)
+    const repos = createRepositories(database.db)
+    const a = await createAccount({ repos, clock: () => NOW }, { email: `cs-${driver}@example.com`, plan: 'free' })
+    const put = (key: string, payload: string, at: Date) => repos.cache.put(a.id, key, payload, at, new Date(at.getTime() - DAY_MS))
+    t.same(await put('k', 'first', before(DAY_MS + 3000)), before(DAY_MS + 3000), 'a new entry reports its time')
+    t.same(await put('k', 'second', before(2000)), before(2000), 'an entry 24 hours old is replaced')
+    t.same(await put('k', 'third', before(1000)), before(1000), 'a live entry is kept; the caller gets its own time back')
+    const row = await repos.cache.get(a.id, 'k', before(DAY_MS))
+    t.same([row?.payload, row?.createdAt], ['second', before(2000)], 'the stored entry is the replacement, with its time')
+    for (let i = 0; i < 3; i++) await put(`n${i}`, `p${i}`, NOW) // the prepared statement runs again on the same connection
+    t.same((await repos.cache.getMany([0, 1, 2].map((i) => ({ accountId: a.id, key: `n${i}` })), before(DAY_MS))).map((r) => r.payload).sort(), ['p0', 'p1', 'p2'])
+  })
 }

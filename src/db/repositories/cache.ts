@@ -44,6 +44,25 @@ export function createCacheRepository(db: Db) {
     .returning({ accountId: analysisCache.accountId, key: analysisCache.key, createdAt: analysisCache.createdAt })
     .prepare('cache_put_many')
 
+  // One write, as a named prepared statement: an unnamed statement with parameters costs
+  // postgres.js two round trips (describe, then execute), and every uncached analysis that is
+  // alone in its batch takes this path. The payload travels once (`excluded` in the update).
+  const put = db
+    .insert(analysisCache)
+    .values({
+      accountId: sql.placeholder('accountId'),
+      key: sql.placeholder('key'),
+      payload: sql.placeholder('payload'),
+      createdAt: sql`${sql.placeholder('createdAt')}::timestamptz`,
+    })
+    .onConflictDoUpdate({
+      target: [analysisCache.accountId, analysisCache.key],
+      set: { payload: sql`excluded.payload`, createdAt: sql`excluded.created_at` },
+      setWhere: lte(analysisCache.createdAt, sql`${sql.placeholder('notBefore')}::timestamptz`),
+    })
+    .returning({ createdAt: analysisCache.createdAt })
+    .prepare('cache_put')
+
   return {
     /** Unexpired entries among `wanted`; the others are absent. */
     async getMany(wanted: { accountId: string; key: string }[], notBefore: Date) {
@@ -72,15 +91,7 @@ export function createCacheRepository(db: Db) {
      * Returns the stored creation time.
      */
     async put(accountId: string, key: string, payload: string, createdAt: Date, notBefore: Date): Promise<Date> {
-      const rows = await db
-        .insert(analysisCache)
-        .values({ accountId, key, payload, createdAt })
-        .onConflictDoUpdate({
-          target: [analysisCache.accountId, analysisCache.key],
-          set: { payload, createdAt },
-          setWhere: lte(analysisCache.createdAt, notBefore),
-        })
-        .returning({ createdAt: analysisCache.createdAt })
+      const rows = await put.execute({ accountId, key, payload, createdAt: createdAt.toISOString(), notBefore: notBefore.toISOString() })
       return rows[0]?.createdAt ?? createdAt
     },
     async deleteOlderThan(notBefore: Date): Promise<number> {
