@@ -3,7 +3,7 @@
 import type { Analysis, AnalyzeOptions } from '../nlp/types.ts'
 
 export interface AnalyzerCall extends AnalyzeOptions {
-  /** Aborted when the answer is no longer wanted (client gone): a queued analysis is dropped. */
+  /** Aborted when the answer is no longer wanted (client gone): the call ends at once; an analysis not yet started is skipped. */
   signal?: AbortSignal
 }
 

@@ -5,6 +5,8 @@
 // - The queue is bounded: past `queueMax` waiting analyses the pool refuses work (503 OVERLOADED).
 // - Each analysis has a time limit; a timed-out analysis has its worker terminated and replaced
 //   (piscina terminates the thread running an aborted task and starts another to keep minThreads).
+// - A client that goes never costs a worker: its analysis is skipped if not yet started, else
+//   finished and dropped (task-state.ts).
 // - A worker that dies mid-analysis is replaced the same way; its task fails with 503 ANALYSIS_FAILED.
 import { Piscina } from 'piscina'
 import { ServiceUnavailableError } from '../errors.ts'
@@ -12,6 +14,7 @@ import type { Analysis } from '../nlp/types.ts'
 import type { Analyzer, AnalyzerCall } from './analyzer.ts'
 import type { WorkerResult, WorkerTask } from './worker.ts'
 import { bundleEntry } from '../bundle.mjs'
+import { cancelTask, newTaskState } from './task-state.ts'
 
 export interface PoolOptions {
   workers: number
@@ -92,12 +95,22 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
     pool,
     async analyze(text: string, { signal, ...options }: AnalyzerCall): Promise<Analysis> {
       if (closed) throw new ServiceUnavailableError('SHUTTING_DOWN', 'The server is shutting down; retry on another node', 1)
+      signal?.throwIfAborted()
+      // Only the time limit aborts the task in piscina (which terminates a worker running it);
+      // a client that goes cancels it through `state` instead (task-state.ts).
       const timeout = AbortSignal.timeout(opts.timeoutMs)
-      const abort = signal ? AbortSignal.any([signal, timeout]) : timeout
+      const state = newTaskState()
       inFlight++
+      const task = pool
+        .run({ text, options, state }, { signal: timeout })
+        .then((result) => {
+          if (!('skipped' in result)) analyzer.observe?.(result.ms / 1000)
+          return result
+        })
+        .finally(() => inFlight--)
       try {
-        const result = await pool.run({ text, options }, { signal: abort })
-        analyzer.observe?.(result.ms / 1000)
+        const result = await (signal ? whileWanted(task, signal, state) : task)
+        if ('skipped' in result) throw signal?.reason ?? new Error('analysis skipped')
         return result.analysis
       } catch (err) {
         if (timeout.aborted) {
@@ -114,8 +127,6 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
           throw new ServiceUnavailableError('ANALYSIS_FAILED', 'The analysis worker stopped unexpectedly; it has been replaced, retry the request', 1)
         }
         throw err
-      } finally {
-        inFlight--
       }
     },
     ready: () => ready && !closed,
@@ -130,6 +141,22 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
     },
   }
   return analyzer
+}
+
+/**
+ * The task's outcome while the client waits; when the client goes first, its reason at once (the
+ * task is cancelled if it has not started, else it runs on and its result is dropped).
+ */
+function whileWanted<T>(task: Promise<T>, signal: AbortSignal, state: Int32Array): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const gone = () => {
+      cancelTask(state)
+      reject(signal.reason)
+    }
+    if (signal.aborted) return gone()
+    signal.addEventListener('abort', gone, { once: true })
+    task.then(resolve, reject).finally(() => signal.removeEventListener('abort', gone))
+  })
 }
 
 export function overloaded(): ServiceUnavailableError {

@@ -4,17 +4,22 @@ import { readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
 import { analyze } from '../nlp/index.ts'
 import type { AnalyzeOptions, Analysis } from '../nlp/types.ts'
+import { claimTask } from './task-state.ts'
 
 export interface WorkerTask {
   text: string
   options: AnalyzeOptions
+  /** See task-state.ts: the task is skipped when its client went before it started. */
+  state?: Int32Array
 }
 
-export interface WorkerResult {
-  analysis: Analysis
-  /** Time spent in the extraction itself, without queueing or message passing. */
-  ms: number
-}
+export type WorkerResult =
+  | {
+      analysis: Analysis
+      /** Time spent in the extraction itself, without queueing or message passing. */
+      ms: number
+    }
+  | { skipped: true }
 
 // The workers run at a lower scheduling priority than the main thread, so that when analyses
 // saturate every core the event loop (quota look-ups, cached answers, accepting connections)
@@ -29,6 +34,7 @@ try {
 }
 
 export default function run(task: WorkerTask): WorkerResult {
+  if (!claimTask(task.state)) return { skipped: true }
   const started = performance.now()
   const analysis = analyze(task.text, task.options)
   return { analysis, ms: performance.now() - started }

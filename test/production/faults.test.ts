@@ -1,7 +1,9 @@
 // Faults: the database stopped under load and started again, a client that hangs up
 // mid-request. (A worker killed mid-analysis: pool.test.ts; SIGTERM: shutdown.test.ts.)
 import t from 'tap'
+import { existsSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
+import path from 'node:path'
 import { buildTestApp, englishText, manualClock } from '../helpers/app.ts'
 import { openDatabase } from '../../src/db/client.ts'
 import { createPoolAnalyzer } from '../../src/analysis/pool.ts'
@@ -89,7 +91,7 @@ t.test('PostgreSQL stopped under load: bounded 503s, no 500, no over-counting, r
   t.equal((await h.app.inject({ url: '/readyz' })).statusCode, 200, 'ready again')
 })
 
-t.test('a client that disconnects mid-request is not counted; a queued analysis is dropped', async (t) => {
+t.test('a client that disconnects mid-request is not counted, costs no worker; a queued analysis is skipped', async (t) => {
   const analyzer = await createPoolAnalyzer({
     workers: 1,
     queueMax: 4,
@@ -123,22 +125,27 @@ t.test('a client that disconnects mid-request is not counted; a queued analysis 
     return { done, hangUp: () => req.destroy() }
   }
 
+  const workers = () => analyzer.pool.threads.map((w) => w.threadId)
+  const before = workers()
+  const marker = path.join(t.testdir(), 'queued-ran')
   const running = send(`[spin:1500] ${englishText(1)}`)
   await until(() => analyzer.stats!().utilization === 1, 'the analysis to run')
-  const queued = send(`[spin:1500] ${englishText(2)}`)
+  const queued = send(`[touch:${marker}] ${englishText(2)}`)
   await until(() => analyzer.stats!().queued === 1, 'the second analysis to queue')
   t.equal(await used(), 2, 'both counted while in progress')
   running.hangUp()
   queued.hangUp()
   t.equal(await running.done, 'hung up')
   t.equal(await queued.done, 'hung up')
-  await until(() => analyzer.stats!().queued === 0, 'the queued analysis to be dropped', 2000)
   await until(async () => (await used()) === 0, 'both refunds')
-  await until(() => analyzer.stats!().utilization === 0, 'the running analysis to finish')
+  await until(() => analyzer.stats!().utilization === 0 && analyzer.stats!().queued === 0, 'the running analysis to finish, the queued one to be skipped')
   t.equal(await used(), 0, 'neither is counted')
+  t.notOk(existsSync(marker), 'the queued analysis of the client that went never ran')
+  t.same(workers(), before, 'the worker that was running the abandoned analysis was kept, not replaced')
 
-  const kept = send(englishText(3))
+  const kept = send(`[touch:${marker}] ${englishText(3)}`)
   t.equal(await kept.done, 200, 'a client that waits is served')
+  t.ok(existsSync(marker), 'its analysis ran')
   t.equal(await used(), 1, 'and counted')
   const metrics = (await h.app.inject({ url: '/metrics' })).body
   t.notMatch(metrics, /status="5\d\d"/, 'no 5xx recorded for the hang-ups')

@@ -12,6 +12,7 @@ import { createPoolAnalyzer, TSX_WORKER, type PoolAnalyzer } from '../../src/ana
 import { bundleEntry } from '../../src/bundle.mjs'
 import type { WorkerResult, WorkerTask } from '../../src/analysis/worker.ts'
 import { createInlineAnalyzer } from '../../src/analysis/analyzer.ts'
+import { cancelTask, newTaskState } from '../../src/analysis/task-state.ts'
 
 const SCRIPTED = new URL('../fixtures/workers/scripted-worker.mjs', import.meta.url).href
 const scripted = (opts: { workers: number; queueMax: number; timeoutMs: number }) => createPoolAnalyzer({ ...opts, filename: SCRIPTED })
@@ -177,7 +178,14 @@ t.test('the worker bundle: one file per version of the sources, rebuilt the same
   const { default: run } = (await import(first)) as { default: (task: WorkerTask) => WorkerResult }
   const text = englishText(3)
   const inline = await createInlineAnalyzer()
-  t.same(run({ text, options: { language: 'en' } }).analysis, await inline.analyze(text, { language: 'en' }), 'the bundle finds the model files and extracts as the sources do')
+  const result = run({ text, options: { language: 'en' } })
+  t.same('analysis' in result && result.analysis, await inline.analyze(text, { language: 'en' }), 'the bundle finds the model files and extracts as the sources do')
+  const cancelled = newTaskState()
+  t.ok(cancelTask(cancelled), 'a task not started can be cancelled')
+  t.same(run({ text, options: { language: 'en' }, state: cancelled }), { skipped: true }, 'the worker skips a cancelled task')
+  const pending = newTaskState()
+  t.ok('analysis' in run({ text, options: { language: 'en' }, state: pending }), 'a task not cancelled runs')
+  t.notOk(cancelTask(pending), 'a started task can no longer be cancelled')
 })
 
 t.test('a bundle that cannot be written: the workers load the sources through tsx', async (t) => {
