@@ -151,29 +151,35 @@ function charClass(ch: string): string {
   return 'o'
 }
 
-/** Collapses runs of one character class: "McDonald" → "XxXx", "1996-08-30" → "d-d-d". */
-export function shape(w: string): string {
-  let out = ''
-  let prev = ''
+/**
+ * Hash (fnv) of the word's shape: runs of one character class collapsed, "McDonald" → "XxXx",
+ * "1996-08-30" → "d-d-d", at most six classes. Each class is one UTF-16 unit, so the hash is
+ * taken as the classes are found, without building the string.
+ */
+export function shapeHash(w: string): number {
+  let h = FNV_OFFSET
+  let len = 0
+  let prev = -1
   for (let i = 0; i < w.length; i++) {
-    const code = w.charCodeAt(i)
-    let c: string
-    if (code >= 97 && code <= 122) c = 'x'
-    else if (code >= 65 && code <= 90) c = 'X'
-    else if (code >= 48 && code <= 57) c = 'd'
-    else if (code < 128) c = w[i]
-    else {
+    let c = w.charCodeAt(i)
+    if (c >= 97 && c <= 122) c = 120 // x
+    else if (c >= 65 && c <= 90) c = 88 // X
+    else if (c >= 48 && c <= 57) c = 100 // d
+    else if (c >= 128) {
       // Rare: a whole code point (surrogate pairs included) classified by Unicode property.
       const cp = w.codePointAt(i)!
-      const ch = String.fromCodePoint(cp)
       if (cp > 0xffff) i++
-      c = charClass(ch)
+      c = charClass(String.fromCodePoint(cp)).charCodeAt(0)
     }
-    if (c !== prev) out += c
+    if (c !== prev) {
+      h ^= c
+      h = Math.imul(h, FNV_PRIME)
+      len++
+    }
     prev = c
-    if (out.length >= 6) break
+    if (len >= 6) break
   }
-  return out
+  return h >>> 2
 }
 
 const UPPER_START = /^\p{Lu}/u
@@ -210,7 +216,6 @@ const NO_GAZ: number[] = []
 
 export interface DocInfo {
   lower: string[]
-  shape: string[]
   /** Hashes of each token's forms: surface, lower case, shape, affixes. */
   hWord: Uint32Array
   hLower: Uint32Array
@@ -252,7 +257,6 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
   const forms = lowerForms(doc)
   const info: DocInfo = {
     lower: forms.lower,
-    shape: new Array<string>(n),
     hWord: new Uint32Array(n),
     hLower: forms.hashes,
     hShape: new Uint32Array(n),
@@ -280,10 +284,9 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
     const t = doc.tokens[i]
     const w = t.text
     const l = info.lower[i]
-    info.shape[i] = shape(w)
     info.hWord[i] = fnv(w)
     info.clus[i] = clusterOf(clusters, info.hLower[i])
-    info.hShape[i] = fnv(info.shape[i])
+    info.hShape[i] = shapeHash(w)
     const m = l.length
     const a = i * 6
     if (m > 1) info.hAffix[a] = fnvRange(l, 0, 1)

@@ -8,7 +8,9 @@ import model from 'wink-eng-lite-web-model'
 // tokenizer consults that cache: unpatched, "Trump's" is one token or two depending on whether
 // an earlier text had it. patches/wink-nlp+2.4.0.patch adds `_resetCache()`, which tokenize()
 // calls after each document so that every text is read as by a freshly loaded instance (and
-// the cache does not grow). Nothing may keep a wink document past that call.
+// the cache does not grow). Nothing may keep a wink document past that call. The patch also
+// remembers the feature values of the words it forgets (pure functions of the word), so that a
+// word met again in a later text is not analysed from scratch.
 const nlp = winkNLP(model, ['sbd', 'pos'])
 if (typeof nlp._resetCache !== 'function') {
   // An install that skipped lifecycle scripts (npm ci --ignore-scripts) leaves wink unpatched.

@@ -1,7 +1,8 @@
 // letterFacts answers exactly what the three regular expressions it stands for would; lowerForms
-// is computed once per document and is what its readers computed each for themselves before.
+// is computed once per document and is what its readers computed each for themselves before;
+// shapeHash is the hash of the shape string the features were trained with.
 import t from 'tap'
-import { HAS_LETTER_BIT, HAS_LOWER_BIT, UPPER_START_BIT, fnv, letterFacts, lowerForms } from '../../src/nlp/features.ts'
+import { HAS_LETTER_BIT, HAS_LOWER_BIT, UPPER_START_BIT, fnv, letterFacts, lowerForms, shapeHash } from '../../src/nlp/features.ts'
 import { wordHashes } from '../../src/nlp/relations.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 
@@ -33,4 +34,12 @@ t.test('lowerForms: once per document, the lower-cased tokens and their hashes',
   t.same(Array.from(forms.hashes), doc.tokens.map((x) => fnv(x.text.toLowerCase())))
   t.equal(wordHashes(doc), forms.hashes, 'wordHashes reads the same hashes')
   t.not(lowerForms(tokenize('Tim Cook visited the ÉCOLE in Paris. He met İsmail there.')), forms, 'another document, its own forms')
+})
+
+t.test('shapeHash is fnv of the collapsed shape string (at most six classes)', async (t) => {
+  const cases: [string, string][] = [
+    ['McDonald', 'XxXx'], ['1996-08-30', 'd-d-d'], ['NATO', 'X'], ["'s", "'x"], ['U.S.', 'X.X.'], ['', ''],
+    ['a-b-c-d-e', 'x-x-x-'], ['Zürich', 'Xx'], ['東京', 'a'], ['😀A', 'oX'], ['Ⅻ1', 'd'], ['x\udc00y', 'xox'],
+  ]
+  for (const [w, shape] of cases) t.equal(shapeHash(w), fnv(shape), JSON.stringify(w))
 })
