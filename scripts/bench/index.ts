@@ -5,7 +5,7 @@
 // URL), else a throwaway PostgreSQL started for the run (needs the postgresql package).
 // The bench database's business plan gets an unbounded daily limit so that no answer is a 429.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -180,6 +180,14 @@ function cpuSeconds(pid: number, task?: number): number {
     return 0 // gone, or not on this machine
   }
 }
+/** CPU seconds of each thread of a process, by thread id. */
+function threadSeconds(pid: number): Map<number, number> {
+  try {
+    return new Map(readdirSync(`/proc/${pid}/task`).map((tid) => [Number(tid), cpuSeconds(pid, Number(tid))]))
+  } catch {
+    return new Map()
+  }
+}
 async function dbBackendPids(dbUrl: string): Promise<number[]> {
   const sql = postgres(dbUrl, { max: 1, onnotice: () => {} })
   try {
@@ -194,8 +202,12 @@ interface CpuNote {
   /** Of `server`, the main thread's (the event loop: HTTP, auth, quota, cache, language). */
   main: number
   db: number
-  /** Mean time of one extraction inside a worker (from /metrics), if any ran. */
+  /** Mean wall time of one extraction inside a worker (from /metrics), if any ran. */
   workerMs?: number
+  /** When analyses ran: CPU per analysis of the WORKERS busiest threads besides the main one
+   * (the pool's workers), and of all the other threads (V8's compiler and GC helpers, libuv). */
+  workerCpu?: number
+  helperCpu?: number
   /** Database transactions per request (statements, as the service sends one per transaction). */
   transactions?: number
 }
@@ -223,6 +235,7 @@ async function measured(pid: number, dbUrl: string | undefined, spec: Record<str
   const sample = async () => ({
     server: cpuSeconds(pid),
     main: cpuSeconds(pid, pid),
+    threads: threadSeconds(pid),
     db: backends.reduce((s, p) => s + cpuSeconds(p), 0),
     analysis: await analysisTime(nodeUrl),
     transactions: await transactions(dbUrl),
@@ -234,6 +247,11 @@ async function measured(pid: number, dbUrl: string | undefined, spec: Record<str
   const after = await sample()
   const per = (a: number, b: number) => ((a - b) * 1e6) / Math.max(1, result.total)
   const analyses = after.analysis.count - before.analysis.count
+  const others = [...after.threads]
+    .filter(([tid]) => tid !== pid)
+    .map(([tid, t]) => t - (before.threads.get(tid) ?? 0))
+    .sort((a, b) => b - a)
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
   return {
     ...result,
     cpu: {
@@ -241,6 +259,8 @@ async function measured(pid: number, dbUrl: string | undefined, spec: Record<str
       main: per(after.main, before.main),
       db: per(after.db, before.db),
       workerMs: analyses > 0 ? ((after.analysis.sum - before.analysis.sum) * 1000) / analyses : undefined,
+      workerCpu: analyses > 0 ? (sum(others.slice(0, WORKERS)) * 1e6) / analyses : undefined,
+      helperCpu: analyses > 0 ? (sum(others.slice(WORKERS)) * 1e6) / analyses : undefined,
       transactions: dbUrl ? (after.transactions - before.transactions) / Math.max(1, result.total) : undefined,
     },
   }
@@ -248,7 +268,7 @@ async function measured(pid: number, dbUrl: string | undefined, spec: Record<str
 const cpuNote = (r: { cpu: CpuNote }) =>
   `CPU/req: server ${fmt(r.cpu.server)} µs (main thread ${fmt(r.cpu.main)}), db ${fmt(r.cpu.db)} µs` +
   (r.cpu.transactions === undefined ? '' : `; db transactions/req ${fmt(r.cpu.transactions, 2)}`) +
-  (r.cpu.workerMs === undefined ? '' : `; one extraction in a worker ${fmt(r.cpu.workerMs * 1000)} µs`)
+  (r.cpu.workerMs === undefined ? '' : `; one extraction in a worker ${fmt(r.cpu.workerMs * 1000)} µs wall, ${fmt(r.cpu.workerCpu!)} µs CPU (+ ${fmt(r.cpu.helperCpu!)} µs on other threads)`)
 
 // ---- database ----
 async function benchDatabase(): Promise<string> {
