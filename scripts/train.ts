@@ -1,5 +1,5 @@
 // Trains every model of the extraction engine from ../shared/data (or $TEA_DATA_DIR) and writes
-// them under models/. Usage: npm run train [-- --only ner|relations|sentiment] [--epochs N] [--seed N]
+// them under models/. Usage: npm run train [-- --only ner|relations|sentiment] [--epochs N] [--seed N] [--sent name=value]
 // (--epochs: the tagger's; --seed: the sentiment network's, default 20211, to report a spread over seeds)
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
@@ -15,6 +15,9 @@ const { values } = parseArgs({
     'min-count': { type: 'string' },
     dev: { type: 'boolean', default: false },
     seed: { type: 'string' },
+    // Sentiment training options overridden by name, e.g. --sent epochs=10 --sent cv=5 (see
+    // SentimentOptions): for experiments; the committed model uses the settings below.
+    sent: { type: 'string', multiple: true },
   },
 })
 const TASKS = ['ner', 'relations', 'sentiment']
@@ -71,5 +74,12 @@ if (want('sentiment')) {
     vader: true,
     sif: 0,
     folds: 0,
+    swa: 0,
+    cv: 0,
+    ...Object.fromEntries((values.sent ?? []).map((kv) => {
+      const [k, v] = kv.split('=')
+      if (!['epochs', 'hidden', 'top', 'dropout', 'lr', 'l2', 'folds', 'ema', 'vader', 'sif', 'swa', 'cv'].includes(k)) throw new Error(`--sent: unknown option ${k}`)
+      return [k, v === 'true' ? true : v === 'false' ? false : Number(v)]
+    })),
   })
 }
