@@ -153,9 +153,10 @@ function whileWanted<T>(task: Promise<T>, signal: AbortSignal, state: Int32Array
       cancelTask(state)
       reject(signal.reason)
     }
+    // Handlers first: the task's failure is handled even once the client has gone.
+    task.then(resolve, reject).finally(() => signal.removeEventListener('abort', gone))
     if (signal.aborted) return gone()
     signal.addEventListener('abort', gone, { once: true })
-    task.then(resolve, reject).finally(() => signal.removeEventListener('abort', gone))
   })
 }
 

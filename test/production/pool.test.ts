@@ -6,7 +6,7 @@ import type { Test } from 'tap'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { buildTestApp, englishText } from '../helpers/app.ts'
-import { readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { createPoolAnalyzer, TSX_WORKER, type PoolAnalyzer } from '../../src/analysis/pool.ts'
 import { bundleEntry } from '../../src/bundle.mjs'
@@ -198,4 +198,24 @@ t.test('a bundle that cannot be written: the workers load the sources through ts
   const text = englishText(2)
   const inline = await createInlineAnalyzer()
   t.same(await analyzer.analyze(text, { language: 'en' }), await inline.analyze(text, { language: 'en' }))
+})
+
+t.test('an analysis whose client went still has its time limit: the worker is replaced, nothing else fails', async (t) => {
+  const errors: unknown[] = []
+  // The limit also covers the wait for the replacement worker to start, hence not shorter.
+  const analyzer = await createPoolAnalyzer({ workers: 1, queueMax: 4, timeoutMs: 3000, filename: SCRIPTED, onWorkerError: (err) => errors.push(err) })
+  t.teardown(() => analyzer.close())
+  const before = analyzer.pool.threads.map((w) => w.threadId)
+  const client = new AbortController()
+  const started = path.join(t.testdir(), 'started')
+  const call = analyzer.analyze(script(`[forever:${started}]`), { language: 'en', signal: client.signal })
+  await until(() => existsSync(started), 'the worker to start the analysis')
+  client.abort(new Error('client gone'))
+  await t.rejects(call, { message: 'client gone' }, 'the call ends with the client, at once')
+  t.equal(analyzer.stats!().utilization, 1, 'the endless analysis still holds its worker')
+  await until(() => analyzer.stats!().utilization === 0, 'the time limit to stop it', 10_000)
+  const next = await analyzer.analyze(script('[spin:1]', 1), { language: 'en' })
+  t.equal(next.model, 'scripted-worker')
+  t.not(next.entities.persons[0], `Worker ${before[0]}`, 'a replacement worker answers')
+  t.same(errors, [], 'the abandoned analysis is not reported as a failed request')
 })
