@@ -1,4 +1,4 @@
-// npm run bench [-- --duration 10] [-- --rounds 3] [-- --soak 600] [-- --only http,extract2k,extract30k,latency,nodes]
+// npm run bench [-- --duration 10] [-- --rounds 3] [-- --warmup 10] [-- --soak 600] [-- --only http,extract2k,extract30k,latency,nodes]
 // Every scenario runs against real servers on loopback (child processes), with the load
 // generator (autocannon) in a process of its own, beside a baseline measured in the same run.
 // Database: a fresh database on BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL server
@@ -28,6 +28,8 @@ const SOAK = flag('soak', 0)
 const WORKERS = flag('workers', 2)
 /** Rounds of the HTTP group, each service row beside its own round's baseline. */
 const ROUNDS = Math.max(1, flag('rounds', 3))
+/** Seconds of unrecorded load before a server's first measured HTTP scenario. */
+const WARMUP = flag('warmup', 10)
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
@@ -433,15 +435,17 @@ async function main() {
     const bare = await startProcess('bare', ['--import', 'tsx', 'scripts/bench/bare-server.ts', join(tmp, 'analyze.json'), join(tmp, 'quota.json')], {}, /listening (http:\/\/\S+)/)
     const bareUrl = bare.match[1]
 
-    // 1. HTTP overhead: bare Fastify vs cached analyze and quota. Each server first gets 3 s of
-    // the same load, not recorded, as the extraction rows below do: a route's first seconds are
-    // spent compiling it (V8's optimising compiler took 14% of the node's CPU in the first 7 s of
-    // the cached load, 2% from 15 s on), and the rate compared is that of a running service.
+    // 1. HTTP overhead: bare Fastify vs cached analyze and quota. Each server first gets `--warmup`
+    // seconds (default 10) of the same load, not recorded, as the extraction rows below do: a
+    // route's first seconds are spent compiling it (V8's optimising compiler took 14% of the node's
+    // CPU in the first 7 s of the cached load, 2% from 15 s on; the main thread's CPU per cached
+    // request fell from 268 to 142 µs over the first 25 s on a loaded machine), and the rate
+    // compared is that of a running service.
     // The four run in rounds (`--rounds`), each service row beside the baseline of its own round:
     // on this shared machine the bare baselines alone moved by ±30% from one minute to the next,
     // so the figure to read is the median of the rounds' ratios.
     const warmed = async (round: number, pid: number, db: string | undefined, spec: Record<string, unknown>) => {
-      if (round === 1) await load({ ...spec, duration: 3 })
+      if (round === 1) await load({ ...spec, duration: WARMUP })
       return measured(pid, db, spec)
     }
     const barePid = bare.child.pid!
@@ -486,10 +490,10 @@ async function main() {
     const side = await Promise.all(Array.from({ length: WORKERS }, () => runNode(['scripts/bench/inprocess.ts', 'analyze', join(tmp, file), String(DURATION)])))
     const sideBySide = { ...side[0], rps: side.reduce((s, r) => s + r.rps, 0), total: side.reduce((s, r) => s + r.total, 0) }
     record(`service analyze() in-process, ${WORKERS} processes side by side (${label} chars)`, sideBySide, { name: `${WORKERS} × analyze() in-process`, value: WORKERS * inproc.rps, mine: sideBySide.rps }, 'the machine\'s own ceiling for the row below; p50/p99 of one process')
-    // The in-process baseline warms up before it measures; so do the workers here (3 s of the
+    // The in-process baseline warms up before it measures; so do the workers here (`--warmup` s of the
     // same load, not recorded): the rate compared is that of a running service, not of JIT warm-up.
     const uncached = { url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, uniqueText: text, connections: 8 }
-    await load({ ...uncached, duration: 3 })
+    await load({ ...uncached, duration: WARMUP })
     const http = await measured(node.child.pid!, dbUrl, uncached, node.url)
     record(
       `POST /v1/analyze uncached, ${WORKERS} workers (${label} chars)`,
@@ -543,8 +547,8 @@ async function behindNginx(node: { child: ChildProcess; url: string }, auth: Rec
   const three = await Promise.all([0, 1, 2].map(() => startNode(dbUrl, { ANALYSIS_WORKERS: '1' })))
   const nginx3 = await startNginx(three.map((n) => n.url))
   // The fresh nodes warm up as the one node had (see the first scenarios) before they are compared with it.
-  await load({ url: `${nginx3.url}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 32, duration: 3 })
-  await load({ url: `${nginx3.url}/v1/quota`, headers: auth, connections: 32, duration: 3 })
+  await load({ url: `${nginx3.url}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 32, duration: WARMUP })
+  await load({ url: `${nginx3.url}/v1/quota`, headers: auth, connections: 32, duration: WARMUP })
   const viaThree = await load({ url: `${nginx3.url}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 32 })
   record('nginx → three nodes: cached analyze', viaThree, { name: 'one node direct', value: oneDirect.rps, mine: viaThree.rps })
   const viaThreeQuota = await load({ url: `${nginx3.url}/v1/quota`, headers: auth, connections: 32 })
