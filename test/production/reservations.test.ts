@@ -1,7 +1,6 @@
 // Per-account batching of quota reservations: fewer statements on a hot account, the same
 // exact outcome (min(N, R) successes), and errors reach every waiting request.
 import t from 'tap'
-import { sql } from 'drizzle-orm'
 import { DRIVERS, openTestDatabase } from '../helpers/app.ts'
 import { createRepositories } from '../../src/db/repositories/index.ts'
 import { createAccount } from '../../src/domain/accounts.ts'
@@ -94,28 +93,3 @@ for (const driver of DRIVERS) {
   })
 }
 
-for (const driver of DRIVERS) {
-  t.test(`counts commit without waiting for the disk, refunds wait (${driver})`, async (t) => {
-    const { database } = await openTestDatabase(t, driver)
-    const repos = createRepositories(database.db)
-    const now = new Date('2026-11-22T12:00:00Z')
-    const deps = { repos, clock: () => now, tokenPrefix: 'tea_live_' }
-    const account = await createAccount(deps, { email: `async-commit-${driver}@example.com`, plan: 'free' })
-    const token = await createToken(deps, account.id, 'async')
-    // The setting a statement leaves for its own transaction is the one its commit obeys; an
-    // explicit transaction lets the test read it after the statement, before that commit.
-    const settingAfter = (run: (usage: UsageRepository) => Promise<unknown>) =>
-      database.db.transaction(async (tx) => {
-        await run(createRepositories(tx as unknown as typeof database.db).usage)
-        const rows = await tx.execute(sql`select current_setting('synchronous_commit') as s`)
-        // postgres.js answers with the rows, PGlite with an object holding them.
-        return ((Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { s: string }[])[0].s
-      })
-    t.equal(await settingAfter((u) => u.reserve(account.id, DAY, 100)), 'on', 'the first count of the day (an insert) commits synchronously')
-    t.equal(await settingAfter((u) => u.reserve(account.id, DAY, 100)), 'off', 'a count commits asynchronously')
-    t.equal(await settingAfter((u) => u.reserveMany(account.id, DAY, 100, 3)), 'off', 'so does a batch of counts')
-    t.equal(await settingAfter((u) => u.reserveWithToken(hashToken(token.token), account.id, DAY, now, 2)), 'off', 'and a count that checks the token')
-    t.equal(await settingAfter((u) => u.refund(account.id, DAY)), 'on', 'a refund commits synchronously')
-    t.equal(await repos.usage.usedOn(account.id, DAY), 6, 'every count and the refund committed')
-  })
-}

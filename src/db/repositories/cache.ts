@@ -1,6 +1,7 @@
 import { and, eq, gt, lt, lte, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { analysisCache } from '../schema/index.ts'
+import { asyncCommit } from './async-commit.ts'
 
 export function createCacheRepository(db: Db) {
   const get = db
@@ -31,10 +32,12 @@ export function createCacheRepository(db: Db) {
   // Many writes in one statement, with `put`'s rule per row: the first analysis wins, a row
   // `maxAgeMs` old or more (relative to the new row's time) is replaced. Times travel as text[]:
   // drizzle's postgres-js driver passes timestamptz[] parameters through unserialised.
+  // Cache writes commit asynchronously (asyncCommit): an entry a database crash loses costs one
+  // analysis afresh, and every uncached request waits for its write.
   const putMany = db
     .insert(analysisCache)
     .select(
-      sql`select * from unnest(${sql.placeholder('accountIds')}::uuid[], ${sql.placeholder('keys')}::text[], ${sql.placeholder('payloads')}::text[], ${sql.placeholder('createdAts')}::text[]::timestamptz[])`,
+      sql`select * from unnest(${sql.placeholder('accountIds')}::uuid[], ${sql.placeholder('keys')}::text[], ${sql.placeholder('payloads')}::text[], ${sql.placeholder('createdAts')}::text[]::timestamptz[]) where ${asyncCommit}`,
     )
     .onConflictDoUpdate({
       target: [analysisCache.accountId, analysisCache.key],
@@ -49,12 +52,9 @@ export function createCacheRepository(db: Db) {
   // alone in its batch takes this path. The payload travels once (`excluded` in the update).
   const put = db
     .insert(analysisCache)
-    .values({
-      accountId: sql.placeholder('accountId'),
-      key: sql.placeholder('key'),
-      payload: sql.placeholder('payload'),
-      createdAt: sql`${sql.placeholder('createdAt')}::timestamptz`,
-    })
+    .select(
+      sql`select ${sql.placeholder('accountId')}::uuid, ${sql.placeholder('key')}::text, ${sql.placeholder('payload')}::text, ${sql.placeholder('createdAt')}::timestamptz where ${asyncCommit}`,
+    )
     .onConflictDoUpdate({
       target: [analysisCache.accountId, analysisCache.key],
       set: { payload: sql`excluded.payload`, createdAt: sql`excluded.created_at` },

@@ -1,20 +1,14 @@
 import { and, eq, gt, gte, isNull, lte, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { accounts, apiTokens, dailyUsage, plans } from '../schema/index.ts'
+import { asyncCommit } from './async-commit.ts'
 import { effectivePlanSql } from './accounts.ts'
 import type { TokenPrincipal } from './tokens.ts'
 
-/**
- * Counting statements commit without waiting for their WAL to reach the disk (the setting is
- * local to the statement's own transaction). A count is visible to every other statement, on
- * every node, the moment it commits, exactly as before, so the limit is as exact as ever; what a
- * crash of the database server (not of a node) may lose is the counts of its last ~0.6 s
- * (three wal_writer_delay), which under-counts, never over-counts. The wait for the disk was most
- * of a hot account's round trip (PostgreSQL 15 here: 0.36 ms a commit against 0.08 ms). Refunds
- * keep the synchronous commit: a refund lost while its count survived would over-count, and a
- * refund's flush also carries every count committed before it.
- */
-const asyncCommit = sql`set_config('synchronous_commit', 'off', true) = 'off'`
+// Counting statements commit asynchronously (asyncCommit): the limit is as exact as ever, and
+// what a database crash may lose is the counts of its last ~0.6 s, which under-counts, never
+// over-counts. Refunds keep the synchronous commit: a refund lost while its count survived would
+// over-count, and a refund's flush also carries every count committed before it.
 
 export function createUsageRepository(db: Db) {
   // Atomic check-and-increment in one statement: N concurrent callers against R remaining
