@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { tokenize, type Tokenized } from '../../src/nlp/tokens.ts'
-import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, NTAGS, TYPES, buildClusterIndex, docInfo, phraseHash, staticFeatures, type ClusterIndex, type DocInfo, type Gazetteer } from '../../src/nlp/features.ts'
+import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, NTAGS, TYPES, buildClusterIndex, docInfo, featureList, phraseHash, staticFeatures, type ClusterIndex, type DocInfo, type Gazetteer } from '../../src/nlp/features.ts'
 import { buildClusters } from './clusters.ts'
 import { buildModel, decode, encodeTagger, modelScorer, spans } from '../../src/nlp/tagger.ts'
 import { buildGazetteer } from './gazetteer.ts'
@@ -153,12 +153,12 @@ export function trainNer(opts: NerTrainOptions): void {
 
   // Static features seen fewer than minCount times are dropped: they cannot be learned reliably.
   const counts = new Map<number, number>()
-  const buf: number[] = []
+  const buf = featureList()
   for (const d of data) {
     for (let i = 0; i < d.doc.tokens.length; i++) {
-      buf.length = 0
+      buf.n = 0
       staticFeatures(d.doc, d.info, i, buf)
-      for (const f of buf) counts.set(f, (counts.get(f) ?? 0) + 1)
+      for (let k = 0; k < buf.n; k++) counts.set(buf.ids[k], (counts.get(buf.ids[k]) ?? 0) + 1)
     }
   }
   const index = new Map<number, number>()
@@ -168,11 +168,11 @@ export function trainNer(opts: NerTrainOptions): void {
   const feats: Int32Array[][] = data.map((d) => {
     const rows: Int32Array[] = []
     for (let i = 0; i < d.doc.tokens.length; i++) {
-      buf.length = 0
+      buf.n = 0
       staticFeatures(d.doc, d.info, i, buf)
       const ids: number[] = []
-      for (const f of buf) {
-        const k = index.get(f)
+      for (let j = 0; j < buf.n; j++) {
+        const k = index.get(buf.ids[j])
         if (k !== undefined) ids.push(k)
       }
       rows.push(Int32Array.from(ids))

@@ -244,6 +244,8 @@ export interface DocInfo {
   docOrg: Uint8Array
   /** Word cluster code per token (NO_CLUSTER when unknown). */
   clus: Uint16Array
+  /** Gazetteer entry of the token's lower-case word alone (class bits and GAZ_PREFIX), -1 when absent. */
+  gazWord: Int32Array
   /** Informal text (see isNoisy): capitalisation says less about names there. */
   noisy: boolean
 }
@@ -275,6 +277,7 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
     docSurname: new Uint8Array(n),
     docOrg: new Uint8Array(n),
     clus: new Uint16Array(n),
+    gazWord: new Int32Array(n),
     noisy: false,
   }
   const capSeen = new Set<string>()
@@ -285,7 +288,6 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
     const w = t.text
     const l = info.lower[i]
     info.hWord[i] = fnv(w)
-    info.clus[i] = clusterOf(clusters, info.hLower[i])
     info.hShape[i] = shapeHash(w)
     const m = l.length
     const a = i * 6
@@ -298,6 +300,9 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
     facts[i] = letterFacts(w)
     info.capStart[i] = facts[i] & UPPER_START_BIT ? 1 : 0
   }
+  // The table lookups in loops of their own: each is a likely cache miss, and there they overlap.
+  for (let i = 0; i < n; i++) info.clus[i] = clusterOf(clusters, info.hLower[i])
+  for (let i = 0; i < n; i++) info.gazWord[i] = gazetteer.get(info.hLower[i]) ?? -1
   for (const s of doc.sentences) {
     let letters = 0
     let upper = 0
@@ -341,8 +346,8 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
         info.runNext[k] = j < s.last ? info.hLower[j] : OUTSIDE + 1
       }
       if (!info.headline[i]) {
-        for (let k = i; k + 1 < j; k++) if ((gazetteer.get(info.hLower[k]) ?? 0) & firstBit) surnames.add(info.lower[k + 1])
-        if (len > 1 && ((gazetteer.get(info.hLower[j - 1]) ?? 0) & orgBit)) for (let k = i; k < j - 1; k++) orgWords.add(info.lower[k])
+        for (let k = i; k + 1 < j; k++) if (info.gazWord[k] >= 0 && info.gazWord[k] & firstBit) surnames.add(info.lower[k + 1])
+        if (len > 1 && info.gazWord[j - 1] >= 0 && info.gazWord[j - 1] & orgBit) for (let k = i; k < j - 1; k++) orgWords.add(info.lower[k])
       }
       i = j
     }
@@ -392,8 +397,14 @@ function matchGazetteer(first: number, last: number, info: DocInfo, gazetteer: G
     let best = 0
     let bestLen = 0
     for (let k = 0; k < MAX_GAZ_WORDS && i + k < last; k++) {
-      h = k === 0 ? info.hLower[i] : fnv(info.lower[i + k], fnv(' ', h))
-      const bits = gazetteer.get(h)
+      let bits: number | undefined
+      if (k === 0) {
+        h = info.hLower[i]
+        bits = info.gazWord[i] < 0 ? undefined : info.gazWord[i]
+      } else {
+        h = fnv(info.lower[i + k], fnv(' ', h))
+        bits = gazetteer.get(h)
+      }
       if (bits === undefined) break
       if (bits & GAZ_CLASS_MASK) {
         best = bits & GAZ_CLASS_MASK
@@ -419,8 +430,31 @@ function mark(info: DocInfo, i: number, g: number): void {
   else info.gaz[i].push(g)
 }
 
+/**
+ * A token's features: `ids[0]` to `ids[n - 1]`. A typed array written by index: a plain array
+ * emptied with `length = 0` for every token loses its storage and grows it again.
+ */
+export interface FeatureList {
+  ids: Int32Array
+  n: number
+}
+
+export function featureList(): FeatureList {
+  return { ids: new Int32Array(128), n: 0 }
+}
+
+/** `list.ids`, with room for `more` features after the first `list.n`. */
+function reserve(list: FeatureList, more: number): Int32Array {
+  if (list.ids.length < list.n + more) {
+    const ids = new Int32Array(2 * (list.n + more))
+    ids.set(list.ids.subarray(0, list.n))
+    list.ids = ids
+  }
+  return list.ids
+}
+
 /** Features that do not depend on earlier tagging decisions; appended to `out`. */
-export function staticFeatures(doc: Tokenized, info: DocInfo, i: number, out: number[]): void {
+export function staticFeatures(doc: Tokenized, info: DocInfo, i: number, list: FeatureList): void {
   const s = doc.sentences[doc.tokens[i].sent]
   // Neighbour presence, computed inline: closures here would be re-created for every token.
   const hasM1 = i - 1 >= s.first
@@ -442,44 +476,58 @@ export function staticFeatures(doc: Tokenized, info: DocInfo, i: number, out: nu
   const sp1 = hasP1 ? info.hShape[i + 1] : OUTSIDE + 1
   const l = info.hLower[i]
   const sh = info.hShape[i]
+  // At most 55 features besides the gazetteer marks, which informal text adds twice.
+  const out = reserve(list, 64 + 2 * (info.gaz[i].length + (hasM1 ? info.gaz[i - 1].length : 0) + (hasP1 ? info.gaz[i + 1].length : 0)))
+  let n = list.n
 
-  out.push(feat(T.bias, 0))
+  out[n++] = feat(T.bias, 0)
   // On an all-caps headline the surface form is a poor copy of the usual spelling.
-  if (!hl) out.push(feat(T.word, info.hWord[i]))
-  out.push(feat(T.lower, l), feat(hl ? T.hshape : T.shape, sh))
+  if (!hl) out[n++] = feat(T.word, info.hWord[i])
+  out[n++] = feat(T.lower, l)
+  out[n++] = feat(hl ? T.hshape : T.shape, sh)
   const a = i * 6
   const aff = info.hAffix
-  if (aff[a]) out.push(feat(T.p1, aff[a]))
-  if (aff[a + 1]) out.push(feat(T.p2, aff[a + 1]), feat(T.x2, aff[a + 3]))
-  if (aff[a + 2]) out.push(feat(T.p3, aff[a + 2]), feat(T.x3, aff[a + 4]))
-  if (aff[a + 5]) out.push(feat(T.x4, aff[a + 5]))
-  out.push(
-    feat(T.pos, pos[i]), feat(T.posM1, pm1), feat(T.posP1, pp1), feat(T.posM2, pm2), feat(T.posP2, pp2),
-    feat(T.posBi, pm1, pos[i]), feat(T.posBiN, pos[i], pp1),
-    feat(T.lM1, lm1), feat(T.lP1, lp1), feat(T.lM2, lm2), feat(T.lP2, lp2),
-    feat(T.lBi, lm1, l), feat(T.lBiN, l, lp1),
-    feat(T.sM1, sm1), feat(T.sP1, sp1), feat(T.sTri, feat(0, sm1, sh), sp1),
-  )
-  if (firstInSent) out.push(feat(T.first, sh))
-  if (hl) out.push(feat(T.headline, 0))
-  const n = Math.min(info.lower[i].length, 12)
-  out.push(feat(T.len, n < 3 ? n : n < 6 ? 3 : 4, hl ? 1 : 0))
-  for (const g of info.gaz[i]) out.push(feat(T.gaz, g))
-  if (hasM1) for (const g of info.gaz[i - 1]) out.push(feat(T.gazM1, g))
-  if (hasP1) for (const g of info.gaz[i + 1]) out.push(feat(T.gazP1, g))
+  if (aff[a]) out[n++] = feat(T.p1, aff[a])
+  if (aff[a + 1]) { out[n++] = feat(T.p2, aff[a + 1]); out[n++] = feat(T.x2, aff[a + 3]) }
+  if (aff[a + 2]) { out[n++] = feat(T.p3, aff[a + 2]); out[n++] = feat(T.x3, aff[a + 4]) }
+  if (aff[a + 5]) out[n++] = feat(T.x4, aff[a + 5])
+  out[n++] = feat(T.pos, pos[i])
+  out[n++] = feat(T.posM1, pm1)
+  out[n++] = feat(T.posP1, pp1)
+  out[n++] = feat(T.posM2, pm2)
+  out[n++] = feat(T.posP2, pp2)
+  out[n++] = feat(T.posBi, pm1, pos[i])
+  out[n++] = feat(T.posBiN, pos[i], pp1)
+  out[n++] = feat(T.lM1, lm1)
+  out[n++] = feat(T.lP1, lp1)
+  out[n++] = feat(T.lM2, lm2)
+  out[n++] = feat(T.lP2, lp2)
+  out[n++] = feat(T.lBi, lm1, l)
+  out[n++] = feat(T.lBiN, l, lp1)
+  out[n++] = feat(T.sM1, sm1)
+  out[n++] = feat(T.sP1, sp1)
+  out[n++] = feat(T.sTri, feat(0, sm1, sh), sp1)
+  if (firstInSent) out[n++] = feat(T.first, sh)
+  if (hl) out[n++] = feat(T.headline, 0)
+  const len = Math.min(info.lower[i].length, 12)
+  out[n++] = feat(T.len, len < 3 ? len : len < 6 ? 3 : 4, hl ? 1 : 0)
+  for (const g of info.gaz[i]) out[n++] = feat(T.gaz, g)
+  if (hasM1) for (const g of info.gaz[i - 1]) out[n++] = feat(T.gazM1, g)
+  if (hasP1) for (const g of info.gaz[i + 1]) out[n++] = feat(T.gazP1, g)
   // Capitalisation seen where it is informative (mid-sentence, not a headline) elsewhere in the document.
-  if ((firstInSent || hl) && info.capStart[i] && info.docCap[i]) out.push(feat(T.docCap, 0))
-  if (info.capStart[i] && info.docLow[i]) out.push(feat(T.docLow, 0))
-  if (info.capRun[i]) out.push(feat(T.capRun, info.capRun[i], hl ? 1 : 0), feat(T.runText, info.runHash[i], info.capRun[i]))
-  if (info.capRun[i]) out.push(feat(T.runPrev, info.runPrev[i]), feat(T.runNext, info.runNext[i]))
-  out.push(feat(T.lM2M1, lm2, lm1))
-  out.push(feat(T.x3M1, hasM1 ? info.hAffix[(i - 1) * 6 + 4] : OUTSIDE), feat(T.x3P1, hasP1 ? info.hAffix[(i + 1) * 6 + 4] : OUTSIDE + 1))
-  if (info.docSurname[i]) out.push(feat(T.docSurname, firstInSent || hl ? 1 : 0))
-  if (info.docOrg[i]) out.push(feat(T.docOrg, 0))
-  out.push(
-    feat(T.sM2, hasM2 ? info.hShape[i - 2] : OUTSIDE), feat(T.sP2, hasP2 ? info.hShape[i + 2] : OUTSIDE + 1),
-    feat(T.lM1s, lm1, sh), feat(T.sLP1, sh, lp1),
-  )
+  if ((firstInSent || hl) && info.capStart[i] && info.docCap[i]) out[n++] = feat(T.docCap, 0)
+  if (info.capStart[i] && info.docLow[i]) out[n++] = feat(T.docLow, 0)
+  if (info.capRun[i]) { out[n++] = feat(T.capRun, info.capRun[i], hl ? 1 : 0); out[n++] = feat(T.runText, info.runHash[i], info.capRun[i]) }
+  if (info.capRun[i]) { out[n++] = feat(T.runPrev, info.runPrev[i]); out[n++] = feat(T.runNext, info.runNext[i]) }
+  out[n++] = feat(T.lM2M1, lm2, lm1)
+  out[n++] = feat(T.x3M1, hasM1 ? info.hAffix[(i - 1) * 6 + 4] : OUTSIDE)
+  out[n++] = feat(T.x3P1, hasP1 ? info.hAffix[(i + 1) * 6 + 4] : OUTSIDE + 1)
+  if (info.docSurname[i]) out[n++] = feat(T.docSurname, firstInSent || hl ? 1 : 0)
+  if (info.docOrg[i]) out[n++] = feat(T.docOrg, 0)
+  out[n++] = feat(T.sM2, hasM2 ? info.hShape[i - 2] : OUTSIDE)
+  out[n++] = feat(T.sP2, hasP2 ? info.hShape[i + 2] : OUTSIDE + 1)
+  out[n++] = feat(T.lM1s, lm1, sh)
+  out[n++] = feat(T.sLP1, sh, lp1)
   {
     // Word clusters: generalise from seen words to unseen ones of similar use (lower-case names).
     const cl = info.clus
@@ -488,17 +536,27 @@ export function staticFeatures(doc: Tokenized, info: DocInfo, i: number, out: nu
     const cp1 = hasP1 ? cl[i + 1] >> 3 : OUTSIDE + 1
     // (Also tried: fine clusters of the neighbours, a neighbour-cluster bigram, cluster × shape:
     // no better on WNUT-17 / CoNLL-2003 dev, or worse on CoNLL04 relations downstream.)
-    out.push(feat(T.c1, c >> 7), feat(T.c2, c >> 3), feat(T.c3, c), feat(T.c2M1, cm1), feat(T.c2P1, cp1), feat(T.c2M2, hasM2 ? cl[i - 2] >> 3 : OUTSIDE), feat(T.c2P2, hasP2 ? cl[i + 2] >> 3 : OUTSIDE + 1))
+    out[n++] = feat(T.c1, c >> 7)
+    out[n++] = feat(T.c2, c >> 3)
+    out[n++] = feat(T.c3, c)
+    out[n++] = feat(T.c2M1, cm1)
+    out[n++] = feat(T.c2P1, cp1)
+    out[n++] = feat(T.c2M2, hasM2 ? cl[i - 2] >> 3 : OUTSIDE)
+    out[n++] = feat(T.c2P2, hasP2 ? cl[i + 2] >> 3 : OUTSIDE + 1)
   }
   if (info.noisy) {
     // Informal text: the same evidence with weights of its own, so that lower-case names
     // ("emma", "minecraft") can be learned without changing what newswire casing means.
     const c = info.clus[i]
-    out.push(feat(T.nLower, l), feat(T.nShape, sh, firstInSent ? 1 : 0), feat(T.nC2, c >> 3), feat(T.nC3, c))
-    for (const g of info.gaz[i]) out.push(feat(T.nGaz, g))
-    if (hasM1) for (const g of info.gaz[i - 1]) out.push(feat(T.nGazM1, g))
-    if (hasP1) for (const g of info.gaz[i + 1]) out.push(feat(T.nGazP1, g))
+    out[n++] = feat(T.nLower, l)
+    out[n++] = feat(T.nShape, sh, firstInSent ? 1 : 0)
+    out[n++] = feat(T.nC2, c >> 3)
+    out[n++] = feat(T.nC3, c)
+    for (const g of info.gaz[i]) out[n++] = feat(T.nGaz, g)
+    if (hasM1) for (const g of info.gaz[i - 1]) out[n++] = feat(T.nGazM1, g)
+    if (hasP1) for (const g of info.gaz[i + 1]) out[n++] = feat(T.nGazP1, g)
   }
+  list.n = n
 }
 
 /** Entity types the tagger knows; MISC is learned so it does not pollute the others, then dropped. */
@@ -544,7 +602,9 @@ for (let k = 0; k < (NTAGS + 1) * 2; k++) {
 
 /** Features that read the decisions already taken (previous tags, earlier labels of the same word). */
 export function dynamicFeatures(prev1: number, prev2: number, shapeHash: number, history: number, runHistory: number, out: number[]): void {
-  out.push(feat(T.tM1, prev1 + 1), feat(T.tM2M1, prev2 + 1, prev1 + 1), feat(T.tM1s, prev1 + 1, shapeHash))
+  out.push(feat(T.tM1, prev1 + 1))
+  out.push(feat(T.tM2M1, prev2 + 1, prev1 + 1))
+  out.push(feat(T.tM1s, prev1 + 1, shapeHash))
   if (history >= 0) out.push(feat(T.hist, history))
   if (runHistory >= 0) out.push(feat(T.runHist, runHistory))
 }
