@@ -466,8 +466,9 @@ async function main() {
     if (ROUNDS > 1) {
       const summary = (name: string, xs: number[], target: string) => {
         const ratio = median(xs)
-        rows.push({ scenario: `${name}: median of ${ROUNDS} rounds`, result: { rps: NaN, p50: NaN, p99: NaN, total: 0 }, baseline: 'its round\'s baseline', ratio, note: `${target}; rounds ${xs.map((x) => fmt(x, 2)).join(', ')}` })
-        log(`${name}: median ratio ${fmt(ratio, 2)} (rounds ${xs.map((x) => fmt(x, 2)).join(', ')})`)
+        const each = xs.map((x) => fmt(x, 2)).join(', ')
+        rows.push({ scenario: `${name}: median of ${ROUNDS} rounds`, result: { rps: NaN, p50: NaN, p99: NaN, total: 0 }, baseline: 'its round\'s baseline', ratio, note: `${target}; rounds ${each}` })
+        log(`${name}: median ratio ${fmt(ratio, 2)} (rounds ${each})`)
       }
       summary('POST /v1/analyze, cached, ratio to bare POST', ratios.cached, 'target ≥ 0.40')
       summary('GET /v1/quota, ratio to bare GET', ratios.quota, 'target ≥ 0.50')

@@ -92,4 +92,3 @@ for (const driver of DRIVERS) {
     t.equal(await repos.usage.usedOn(account.id, DAY), 100, 'the counter ends exactly at the limit')
   })
 }
-
