@@ -16,6 +16,8 @@ declare module 'autocannon' {
       duration?: number
       overallRate?: number
       requests?: { setupRequest?: (req: Request) => Request }[]
+      /** Called with each connection's client, an EventEmitter: 'response' (statusCode, bytes, ms, rate). */
+      setupClient?: (client: import('node:events').EventEmitter) => void
     }
     interface Histogram {
       average: number
