@@ -76,9 +76,12 @@ if (want('sentiment')) {
     folds: 0,
     swa: 0,
     cv: 0,
+    heads: 0,
+    mask: 0,
+    negpool: 0,
     ...Object.fromEntries((values.sent ?? []).map((kv) => {
       const [k, v] = kv.split('=')
-      if (!['epochs', 'hidden', 'top', 'dropout', 'lr', 'l2', 'folds', 'ema', 'vader', 'sif', 'swa', 'cv'].includes(k)) throw new Error(`--sent: unknown option ${k}`)
+      if (!['epochs', 'hidden', 'top', 'dropout', 'lr', 'l2', 'folds', 'ema', 'vader', 'sif', 'swa', 'cv', 'heads', 'mask', 'negpool'].includes(k)) throw new Error(`--sent: unknown option ${k}`)
       return [k, v === 'true' ? true : v === 'false' ? false : Number(v)]
     })),
   })
