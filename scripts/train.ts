@@ -79,9 +79,10 @@ if (want('sentiment')) {
     heads: 0,
     mask: 0,
     negpool: 0,
+    aug: 0,
     ...Object.fromEntries((values.sent ?? []).map((kv) => {
       const [k, v] = kv.split('=')
-      if (!['epochs', 'hidden', 'top', 'dropout', 'lr', 'l2', 'folds', 'ema', 'vader', 'sif', 'swa', 'cv', 'heads', 'mask', 'negpool'].includes(k)) throw new Error(`--sent: unknown option ${k}`)
+      if (!['epochs', 'hidden', 'top', 'dropout', 'lr', 'l2', 'folds', 'ema', 'vader', 'sif', 'swa', 'cv', 'heads', 'mask', 'negpool', 'aug'].includes(k)) throw new Error(`--sent: unknown option ${k}`)
       return [k, v === 'true' ? true : v === 'false' ? false : Number(v)]
     })),
   })

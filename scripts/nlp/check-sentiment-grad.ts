@@ -44,7 +44,8 @@ for (const layout of [{ mask: false, negpool: false }, { mask: true, negpool: fa
       }
       c.rows[c.n] = Math.floor(r() * ROWS)
       c.bucket[c.n] = Math.floor(r() * 2 * DIST_BUCKETS)
-      c.neg[c.n] = r() < 0.35 ? 1 : 0
+      // The last trial of each layout: every word negated (a masked pool with no word in it).
+      c.neg[c.n] = trial === 2 || r() < 0.35 ? 1 : 0
       c.rate[c.n] = r() < 0.4 ? Math.round(r() * 10 - 5) / 5 : 0
       c.n++
     }
@@ -67,7 +68,7 @@ for (const layout of [{ mask: false, negpool: false }, { mask: true, negpool: fa
       const fd = (up - down) / (hi - lo)
       const a = analytic[p][k]
       const err = Math.abs(fd - a) / Math.max(1e-6, Math.abs(fd) + Math.abs(a))
-      worst = Math.max(worst, err)
+      worst = Math.max(worst, Number.isNaN(err) ? Infinity : err)
       if (err > 1e-2 && process.env.DEBUG) console.log(`  param ${p}[${k}] (${p === 4 ? `head ${Math.floor(k / HEAD_PARAMS)} item ${k % HEAD_PARAMS}` : ""}) fd ${fd} analytic ${a}`)
       return err
     }

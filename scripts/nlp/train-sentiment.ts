@@ -58,6 +58,11 @@ export interface SentimentOptions {
   mask?: number
   /** A second pool per head over the negated words only (1: on; implies mask for the first). */
   negpool?: number
+  /** Negated copies of training sentences (1: on): where the target is the subject of is / was /
+   * are / were followed (after at most an article and an adverb) by a predicate adjective or noun
+   * the lexicon rates ±2 or more, with the same sign as the label, a copy with "not" after the
+   * verb and the label flipped (positive ↔ negative). */
+  aug?: number
 }
 
 /** The heads' layout of a model trained with `opts` (weights filled in by training). */
@@ -92,8 +97,15 @@ export function trainSentiment(opts: SentimentOptions): void {
     const idx = doc.tokens.flatMap((t, i) => (t.start < end && t.end > start ? [i] : []))
     if (!idx.length) return []
     const y = POLARITIES.indexOf((ex.polarity ?? 'neutral') as (typeof POLARITIES)[number])
-    return [{ sid: ex.sentence_id ?? ex.id, doc, target: { first: idx[0], last: idx[idx.length - 1] + 1 }, sent: doc.tokens[idx[0]].sent, y, dev: isHeldOut(ex.sentence_id ?? ex.id) }]
+    const e = { sid: ex.sentence_id ?? ex.id, doc, target: { first: idx[0], last: idx[idx.length - 1] + 1 }, sent: doc.tokens[idx[0]].sent, y, dev: isHeldOut(ex.sentence_id ?? ex.id), aug: false }
+    const copy = opts.aug && !e.dev ? negatedCopy(ex.text, start, end, e, lexicon) : undefined
+    return copy ? [e, copy] : [e]
   })
+  if (opts.aug) {
+    const copies = examples.filter((e) => e.aug)
+    console.log(`sentiment: ${copies.length} negated copies (${copies.filter((e) => e.y === 0).length} now positive, ${copies.filter((e) => e.y === 2).length} now negative)`)
+    if (process.env.TEA_SENT_SHOW_AUG) for (const e of copies) console.log(`  ${POLARITIES[e.y]}: ${e.doc.tokens.map((t) => t.text).join(' ')}`)
+  }
 
   // Vocabulary: the most frequent words of the vector file plus the training split's words
   // (not the held-out ones, so that dev behaves like unseen text).
@@ -167,7 +179,7 @@ export function trainSentiment(opts: SentimentOptions): void {
       const known = new Set<string>()
       for (const e of inner) for (const t of e.doc.tokens) known.add(t.text.toLowerCase().replace(/’/g, "'"))
       const t = tableFor((w) => top.has(w) || known.has(w)).table
-      const out = examples.filter((e) => !e.dev && foldOf(e) === f).map((e) => sample(t, e))
+      const out = examples.filter((e) => !e.dev && !e.aug && foldOf(e) === f).map((e) => sample(t, e))
       const snaps: Float32Array[][][] = []
       trainNetwork(t, inner.map((e) => sample(t, e)), opts.seed + 101 + f, opts, undefined, decays, snaps)
       for (const s of out) gold.push(POLARITIES[s.y])
@@ -224,7 +236,7 @@ export function trainSentiment(opts: SentimentOptions): void {
       const m = trainNetwork(t, inner.map((e) => sample(t, e)), opts.seed + 1 + f, opts)
       console.log(`sentiment: fold ${f + 1} of ${opts.folds} trained on ${inner.length} targets`)
       for (const e of examples) {
-        if (e.dev || foldOf(e) !== f) continue
+        if (e.dev || e.aug || foldOf(e) !== f) continue
         logp.push(sentimentScores(m, prepare(m, sample(t, e))).map(Math.log))
         gold.push(e.y)
       }
@@ -237,6 +249,29 @@ export function trainSentiment(opts: SentimentOptions): void {
   }
   writeFileSync(opts.out, encodeSentimentModel(final, words, rows16))
   console.log(`sentiment: wrote ${opts.out} (${n} word vectors, ${words.length} word forms, ${opts.hidden} hidden units)`)
+}
+
+const COPULAS = new Set(['is', 'was', 'are', 'were'])
+const NEGATING = new Set(['not', "n't", 'never', 'no', 'hardly', 'barely'])
+
+/** A negated copy of a training example (see SentimentOptions.aug), or undefined. */
+function negatedCopy<E extends { doc: ReturnType<typeof tokenize>; target: { first: number; last: number }; sent: number; y: number; aug: boolean }>(text: string, start: number, end: number, e: E, lexicon: Map<number, number>): E | undefined {
+  if (e.y === 1) return undefined
+  const toks = e.doc.tokens
+  const k = e.target.last
+  if (k >= toks.length || toks[k].sent !== e.sent || !COPULAS.has(toks[k].text.toLowerCase())) return undefined
+  let i = k + 1
+  if (i < toks.length && /^(a|an)$/i.test(toks[i].text)) i++
+  if (i < toks.length && toks[i].pos === 'ADV' && !NEGATING.has(toks[i].text.toLowerCase())) i++
+  if (i >= toks.length || toks[i].sent !== e.sent || (toks[i].pos !== 'ADJ' && toks[i].pos !== 'NOUN')) return undefined
+  const v = lexicon.get(fnv(toks[i].text.toLowerCase()))
+  if (!v || Math.abs(v) < 2 || (v > 0) !== (e.y === 0)) return undefined
+  const at = toks[k].end
+  const copyText = text.slice(0, at) + ' not' + text.slice(at)
+  const doc = tokenize(copyText)
+  const idx = doc.tokens.flatMap((t, j) => (t.start < end && t.end > start ? [j] : []))
+  if (!idx.length) return undefined
+  return { ...e, doc, target: { first: idx[0], last: idx[idx.length - 1] + 1 }, sent: doc.tokens[idx[0]].sent, y: 2 - e.y, aug: true }
 }
 
 function macroOf(logp: number[][], gold: number[], b: number[]): number {

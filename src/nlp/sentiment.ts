@@ -100,7 +100,7 @@ export function headPool(hw: Float32Array, h: number, t: Pick<SentimentModel, 'v
     if (s > mx) mx = s
   }
   for (let j = 0; j < HEAD_OUT; j++) out[off + j] = 0
-  if (mx === -Infinity) return
+  if (mx === -Infinity) { alpha.fill(0, 0, c.n); return }
   let z = 0
   for (let i = 0; i < c.n; i++) { const e = alpha[i] === -Infinity ? 0 : Math.exp(alpha[i] - mx); alpha[i] = e; z += e }
   for (let i = 0; i < c.n; i++) {
