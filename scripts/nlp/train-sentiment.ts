@@ -61,7 +61,7 @@ export interface SentimentOptions {
   /** Negated copies of training sentences (1: on): where the target is the subject of is / was /
    * are / were followed (after at most an article and an adverb) by a predicate adjective or noun
    * the lexicon rates ±2 or more, with the same sign as the label, a copy with "not" after the
-   * verb and the label flipped (positive ↔ negative). */
+   * verb and the label flipped (positive ↔ negative); aug = N puts each copy in N times. */
   aug?: number
 }
 
@@ -99,7 +99,7 @@ export function trainSentiment(opts: SentimentOptions): void {
     const y = POLARITIES.indexOf((ex.polarity ?? 'neutral') as (typeof POLARITIES)[number])
     const e = { sid: ex.sentence_id ?? ex.id, doc, target: { first: idx[0], last: idx[idx.length - 1] + 1 }, sent: doc.tokens[idx[0]].sent, y, dev: isHeldOut(ex.sentence_id ?? ex.id), aug: false }
     const copy = opts.aug && !e.dev ? negatedCopy(ex.text, start, end, e, lexicon) : undefined
-    return copy ? [e, copy] : [e]
+    return copy ? [e, ...Array.from({ length: opts.aug! }, () => copy)] : [e]
   })
   if (opts.aug) {
     const copies = examples.filter((e) => e.aug)
