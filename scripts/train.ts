@@ -80,9 +80,10 @@ if (want('sentiment')) {
     mask: 0,
     negpool: 0,
     aug: 0,
+    augnever: 0,
     ...Object.fromEntries((values.sent ?? []).map((kv) => {
       const [k, v] = kv.split('=')
-      if (!['epochs', 'hidden', 'top', 'dropout', 'lr', 'l2', 'folds', 'ema', 'vader', 'sif', 'swa', 'cv', 'heads', 'mask', 'negpool', 'aug'].includes(k)) throw new Error(`--sent: unknown option ${k}`)
+      if (!['epochs', 'hidden', 'top', 'dropout', 'lr', 'l2', 'folds', 'ema', 'vader', 'sif', 'swa', 'cv', 'heads', 'mask', 'negpool', 'aug', 'augnever'].includes(k)) throw new Error(`--sent: unknown option ${k}`)
       return [k, v === 'true' ? true : v === 'false' ? false : Number(v)]
     })),
   })

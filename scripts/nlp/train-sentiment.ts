@@ -63,6 +63,8 @@ export interface SentimentOptions {
    * the lexicon rates ±2 or more, with the same sign as the label, a copy with "not" after the
    * verb and the label flipped (positive ↔ negative); aug = N puts each copy in N times. */
   aug?: number
+  /** With aug: a second copy with "never" instead of "not" (1: on). */
+  augnever?: number
 }
 
 /** The heads' layout of a model trained with `opts` (weights filled in by training). */
@@ -98,8 +100,9 @@ export function trainSentiment(opts: SentimentOptions): void {
     if (!idx.length) return []
     const y = POLARITIES.indexOf((ex.polarity ?? 'neutral') as (typeof POLARITIES)[number])
     const e = { sid: ex.sentence_id ?? ex.id, doc, target: { first: idx[0], last: idx[idx.length - 1] + 1 }, sent: doc.tokens[idx[0]].sent, y, dev: isHeldOut(ex.sentence_id ?? ex.id), aug: false }
-    const copy = opts.aug && !e.dev ? negatedCopy(ex.text, start, end, e, lexicon) : undefined
-    return copy ? [e, ...Array.from({ length: opts.aug! }, () => copy)] : [e]
+    if (!opts.aug || e.dev) return [e]
+    const copies = (opts.augnever ? ['not', 'never'] : ['not']).flatMap((neg) => negatedCopy(ex.text, start, end, e, lexicon, neg) ?? [])
+    return [e, ...copies.flatMap((c) => Array.from({ length: opts.aug! }, () => c))]
   })
   if (opts.aug) {
     const copies = examples.filter((e) => e.aug)
@@ -255,7 +258,7 @@ const COPULAS = new Set(['is', 'was', 'are', 'were'])
 const NEGATING = new Set(['not', "n't", 'never', 'no', 'hardly', 'barely'])
 
 /** A negated copy of a training example (see SentimentOptions.aug), or undefined. */
-function negatedCopy<E extends { doc: ReturnType<typeof tokenize>; target: { first: number; last: number }; sent: number; y: number; aug: boolean }>(text: string, start: number, end: number, e: E, lexicon: Map<number, number>): E | undefined {
+function negatedCopy<E extends { doc: ReturnType<typeof tokenize>; target: { first: number; last: number }; sent: number; y: number; aug: boolean }>(text: string, start: number, end: number, e: E, lexicon: Map<number, number>, negator = 'not'): E | undefined {
   if (e.y === 1) return undefined
   const toks = e.doc.tokens
   const k = e.target.last
@@ -267,7 +270,7 @@ function negatedCopy<E extends { doc: ReturnType<typeof tokenize>; target: { fir
   const v = lexicon.get(fnv(toks[i].text.toLowerCase()))
   if (!v || Math.abs(v) < 2 || (v > 0) !== (e.y === 0)) return undefined
   const at = toks[k].end
-  const copyText = text.slice(0, at) + ' not' + text.slice(at)
+  const copyText = text.slice(0, at) + ' ' + negator + text.slice(at)
   const doc = tokenize(copyText)
   const idx = doc.tokens.flatMap((t, j) => (t.start < end && t.end > start ? [j] : []))
   if (!idx.length) return undefined
