@@ -2,7 +2,7 @@
 // (train-sentiment.ts forwardBackward) against central finite differences of its loss, on a small
 // random network and random contexts, for each head layout (plain, masked, with a negated pool).
 // Usage: npx tsx scripts/nlp/check-sentiment-grad.ts  (exits 1 if any relative error > 1e-2)
-import { DIMS, DIST_BUCKETS, HEAD_PARAMS, INPUTS, inputsOf, newContext, type Heads } from '../../src/nlp/sentiment.ts'
+import { DIMS, DIST_BUCKETS, HEAD_OUT, HEAD_PARAMS, headPool, INPUTS, inputsOf, newContext, poolAll, poolsOf, type Heads } from '../../src/nlp/sentiment.ts'
 import { buildClusterIndex } from '../../src/nlp/features.ts'
 import { forwardBackward, newNet, type Sample } from './train-sentiment.ts'
 import { rng } from './data.ts'
@@ -52,6 +52,15 @@ for (const layout of [{ mask: false, negpool: false }, { mask: true, negpool: fa
     const x = new Float64Array(I) as unknown as Float32Array
     for (let k = 0; k < INPUTS; k++) if (r() < 0.3) x[k] = gauss() * 0.2
     const s: Sample = { x, y: Math.floor(r() * 3), c }
+    // poolAll (one pass over each vector for all heads) against headPool (one head and pool at a
+    // time): the same numbers, bit for bit.
+    heads.w = params[4]
+    const fused = new Float32Array(I)
+    poolAll(heads, table, c, fused)
+    const single = new Float32Array(I)
+    const P = poolsOf(heads)
+    for (let hd = 0; hd < heads.n; hd++) for (let p = 0; p < P; p++) headPool(heads.w, hd, table, c, heads.negpool ? p + 1 : heads.mask ? 1 : 0, single, INPUTS + (hd * P + p) * HEAD_OUT, new Float64Array(c.n))
+    for (let k = 0; k < I; k++) if (!Object.is(fused[k], single[k])) { console.log(`poolAll differs from headPool at ${k}: ${fused[k]} against ${single[k]}`); process.exit(1) }
     const noDrop = () => 1
     forwardBackward(table, net, params, s, cw, 0, noDrop, grads)
     const analytic = grads.map((g) => Float64Array.from(g))

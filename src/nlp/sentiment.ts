@@ -116,19 +116,103 @@ export function headPool(hw: Float32Array, h: number, t: Pick<SentimentModel, 'v
   }
 }
 
-/** Fills the heads' inputs (after the first INPUTS) of `out` from a context. */
+/** Fills the heads' inputs (after the first INPUTS) of `out` from a context: what headPool gives
+ * for each head and pool (bit for bit: every sum adds the same terms in the same order), but with
+ * each word's vector read once for all heads' scores and once for all pools' sums. */
 export function poolAll(heads: Heads, t: Pick<SentimentModel, 'vectors' | 'scale'>, c: Context, out: Float32Array, alphas?: Float64Array[]): void {
   const P = poolsOf(heads)
-  for (let h = 0; h < heads.n; h++) {
+  const N = heads.n
+  const K = N * P
+  const n = c.n
+  const hw = heads.w
+  const { vectors, scale } = t
+  if (scores.length < N * n) scores = new Float64Array(Math.max(N * n, 256))
+  // Each head's score of each word (as headPool's).
+  for (let i = 0; i < n; i++) {
+    const o = c.rows[i] * DIMS
+    if (N === 2) {
+      let s0 = 0
+      let s1 = 0
+      for (let j = 0; j < DIMS; j++) {
+        const v = vectors[o + j]
+        s0 += hw[j] * v
+        s1 += hw[HEAD_PARAMS + j] * v
+      }
+      scores[i] = s0
+      scores[n + i] = s1
+    } else {
+      for (let h = 0; h < N; h++) {
+        const q = h * HEAD_PARAMS
+        let s = 0
+        for (let j = 0; j < DIMS; j++) s += hw[q + j] * vectors[o + j]
+        scores[h * n + i] = s
+      }
+    }
+  }
+  const as = poolScale.length >= K ? poolScale : (poolScale = new Float64Array(K))
+  const offs = poolOff.length >= K ? poolOff : (poolOff = new Int32Array(K))
+  const al: Float64Array[] = alphas ?? []
+  for (let h = 0; h < N; h++) {
+    const wd = h * HEAD_PARAMS + DIMS
+    const wn = wd + 2 * DIST_BUCKETS
     for (let p = 0; p < P; p++) {
       const which = heads.negpool ? p + 1 : heads.mask ? 1 : 0
       const k = h * P + p
-      let a = alphas?.[k]
-      if (!a || a.length < c.n) { a = new Float64Array(Math.max(c.n, 64)); if (alphas) alphas[k] = a }
-      headPool(heads.w, h, t, c, which, out, INPUTS + k * HEAD_OUT, a)
+      if (!al[k] || al[k].length < n) al[k] = new Float64Array(Math.max(n, 64))
+      const alpha = al[k]
+      const off = INPUTS + k * HEAD_OUT
+      offs[k] = off
+      let mx = -Infinity
+      for (let i = 0; i < n; i++) {
+        if ((which === 1 && c.neg[i]) || (which === 2 && !c.neg[i])) { alpha[i] = -Infinity; continue }
+        const sc = scores[h * n + i] * scale[c.rows[i]] + hw[wd + c.bucket[i]] + hw[wn] * c.neg[i] + hw[wn + 1] * c.rate[i] + hw[wn + 2] * Math.abs(c.rate[i])
+        alpha[i] = sc
+        if (sc > mx) mx = sc
+      }
+      for (let j = 0; j < HEAD_OUT; j++) out[off + j] = 0
+      if (mx === -Infinity) { alpha.fill(0, 0, n); continue }
+      let z = 0
+      for (let i = 0; i < n; i++) { const e = alpha[i] === -Infinity ? 0 : Math.exp(alpha[i] - mx); alpha[i] = e; z += e }
+      for (let i = 0; i < n; i++) alpha[i] /= z
+    }
+  }
+  // The pools' weighted sums, word by word (each output element gets its pool's terms in word order).
+  for (let i = 0; i < n; i++) {
+    const r = c.rows[i]
+    const o = r * DIMS
+    let live = 0
+    for (let k = 0; k < K; k++) { const a = al[k][i]; as[k] = a ? a * scale[r] : 0; if (a) live++ }
+    if (!live) continue
+    if (K === 2 && live === 2) {
+      const o0 = offs[0], o1 = offs[1], a0 = as[0], a1 = as[1]
+      for (let j = 0; j < DIMS; j++) {
+        const v = vectors[o + j]
+        out[o0 + j] += a0 * v
+        out[o1 + j] += a1 * v
+      }
+    } else {
+      for (let k = 0; k < K; k++) {
+        if (!al[k][i]) continue
+        const off = offs[k], a = as[k]
+        for (let j = 0; j < DIMS; j++) out[off + j] += a * vectors[o + j]
+      }
+    }
+    const right = c.bucket[i] >= DIST_BUCKETS ? 1 : 0
+    for (let k = 0; k < K; k++) {
+      const a = al[k][i]
+      if (!a) continue
+      const off = offs[k] + DIMS
+      out[off] += a * c.rate[i]
+      out[off + 1] += a * c.neg[i]
+      out[off + 2] += a * Math.abs(c.rate[i])
+      out[off + 3] += a * right
     }
   }
 }
+let scores = new Float64Array(256)
+let poolScale = new Float64Array(8)
+let poolOff = new Int32Array(8)
+
 /** Words up to this distance from the target form the left / right windows. */
 const WINDOW = 5
 
