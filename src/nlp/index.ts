@@ -9,7 +9,7 @@ import type { Analysis, AnalyzeOptions, ExtractedRelation } from './types.ts'
 export { detectLanguage } from './language.ts'
 export { extractMentions } from './mentions.ts'
 
-export const MODEL_NAME = 'tea-extract-1.6.0'
+export const MODEL_NAME = 'tea-extract-1.7.0'
 // One list, in the contract: the service reads it from types.ts without loading the models.
 export { SUPPORTED_LANGUAGES } from './types.ts'
 

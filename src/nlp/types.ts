@@ -48,7 +48,7 @@ export interface Analysis {
   relations: ExtractedRelation[]
   /** ISO 639-1 code the analysis ran as. */
   language: string
-  /** Model name and version, e.g. "tea-extract-1.6.0". */
+  /** Model name and version, e.g. "tea-extract-1.7.0". */
   model: string
 }
 
