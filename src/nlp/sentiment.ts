@@ -41,6 +41,27 @@ export interface Heads {
   /** A second pool per head over the words inside a negation scope only (its own inputs, so the
    * network can learn what a negated word means). Implies `mask` for the first pool. */
   negpool: boolean
+  /** Each vector row's score by each head's query (row × n + h), times the row's scale: what the
+   * pools compute per word, once per row for a loaded model whose weights no longer change. */
+  rowScores?: Float64Array
+}
+
+/** The heads' rowScores for a model: the same sums, in the same order, as poolAll's. */
+export function headRowScores(heads: Heads, t: Pick<SentimentModel, 'vectors' | 'scale'>): Float64Array {
+  const N = heads.n
+  const hw = heads.w
+  const { vectors, scale } = t
+  const out = new Float64Array(scale.length * N)
+  for (let r = 0; r < scale.length; r++) {
+    const o = r * DIMS
+    for (let h = 0; h < N; h++) {
+      const q = h * HEAD_PARAMS
+      let s = 0
+      for (let j = 0; j < DIMS; j++) s += hw[q + j] * vectors[o + j]
+      out[r * N + h] = s * scale[r]
+    }
+  }
+  return out
 }
 
 /** Pools per head: 1, or 2 with `negpool`. */
@@ -127,10 +148,14 @@ export function poolAll(heads: Heads, t: Pick<SentimentModel, 'vectors' | 'scale
   const hw = heads.w
   const { vectors, scale } = t
   if (scores.length < N * n) scores = new Float64Array(Math.max(N * n, 256))
-  // Each head's score of each word (as headPool's).
+  // Each head's score of each word (as headPool's), times the word's scale.
+  const rowScores = heads.rowScores
   for (let i = 0; i < n; i++) {
-    const o = c.rows[i] * DIMS
-    if (N === 2) {
+    const r = c.rows[i]
+    const o = r * DIMS
+    if (rowScores) {
+      for (let h = 0; h < N; h++) scores[h * n + i] = rowScores[r * N + h]
+    } else if (N === 2) {
       let s0 = 0
       let s1 = 0
       for (let j = 0; j < DIMS; j++) {
@@ -138,14 +163,14 @@ export function poolAll(heads: Heads, t: Pick<SentimentModel, 'vectors' | 'scale
         s0 += hw[j] * v
         s1 += hw[HEAD_PARAMS + j] * v
       }
-      scores[i] = s0
-      scores[n + i] = s1
+      scores[i] = s0 * scale[r]
+      scores[n + i] = s1 * scale[r]
     } else {
       for (let h = 0; h < N; h++) {
         const q = h * HEAD_PARAMS
         let s = 0
         for (let j = 0; j < DIMS; j++) s += hw[q + j] * vectors[o + j]
-        scores[h * n + i] = s
+        scores[h * n + i] = s * scale[r]
       }
     }
   }
@@ -165,7 +190,7 @@ export function poolAll(heads: Heads, t: Pick<SentimentModel, 'vectors' | 'scale
       let mx = -Infinity
       for (let i = 0; i < n; i++) {
         if ((which === 1 && c.neg[i]) || (which === 2 && !c.neg[i])) { alpha[i] = -Infinity; continue }
-        const sc = scores[h * n + i] * scale[c.rows[i]] + hw[wd + c.bucket[i]] + hw[wn] * c.neg[i] + hw[wn + 1] * c.rate[i] + hw[wn + 2] * Math.abs(c.rate[i])
+        const sc = scores[h * n + i] + hw[wd + c.bucket[i]] + hw[wn] * c.neg[i] + hw[wn + 1] * c.rate[i] + hw[wn + 2] * Math.abs(c.rate[i])
         alpha[i] = sc
         if (sc > mx) mx = sc
       }
@@ -284,7 +309,10 @@ export function loadSentimentModel(path: string | URL): SentimentModel {
   const b1 = new Float32Array(take(H * 4))
   const w2 = new Float32Array(take(3 * H * 4))
   const b2 = new Float32Array(take(3 * 4))
-  if (heads) heads.w = new Float32Array(take(heads.n * HEAD_PARAMS * 4))
+  if (heads) {
+    heads.w = new Float32Array(take(heads.n * HEAD_PARAMS * 4))
+    heads.rowScores = headRowScores(heads, { vectors, scale })
+  }
   const lexicon = new Map<number, number>()
   lexH.forEach((k, i) => lexicon.set(k, lexV[i]))
   return { rows: buildClusterIndex(words, rowOf), vectors, scale, lexicon, hidden: H, w1, b1, w2, b2, heads, layer: new HiddenLayer(w1, b1, H, I) }

@@ -4,6 +4,8 @@
 import t from 'tap'
 import { analyze, extractMentions, targetSentiment, MODEL_NAME } from '../../src/nlp/index.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
+import { wordHashes } from '../../src/nlp/relations.ts'
+import { inputsOf, loadSentimentModel, sentimentInput } from '../../src/nlp/sentiment.ts'
 import { goldCanon, goldMentions, hasData, readJsonl } from '../../scripts/nlp/data.ts'
 import { Scoreboard, isHeldOut, macroF1 } from '../../scripts/nlp/metrics.ts'
 
@@ -43,4 +45,24 @@ t.test('sentiment, NewsMTSC held-out slice', { skip: !hasData('newsmtsc/train.js
   }
   const m = macroF1(gold, pred, ['positive', 'neutral', 'negative'])
   t.ok(m.macro >= 0.55, `macro-F1 ${m.macro.toFixed(3)} ≥ 0.55`)
+})
+
+t.test("sentiment heads: the loaded model's per-row scores give the pools' inputs bit for bit", async (t) => {
+  const m = loadSentimentModel(new URL('../../models/sentiment.bin.gz', import.meta.url))
+  t.ok(m.heads?.rowScores, 'the committed model has heads, and their per-row scores are made at load')
+  const computed = { ...m, heads: { ...m.heads!, rowScores: undefined } }
+  const sentences = [
+    'Senator John Smith was not corrupt, said the committee, which praised his honest work.',
+    'Critics accused John Smith of lying to voters about the failed and costly project in Ohio.',
+    'John Smith met the ministers on Tuesday.',
+  ]
+  for (const text of sentences) {
+    const doc = tokenize(text)
+    const i = doc.tokens.findIndex((x) => x.text === 'John')
+    const words = wordHashes(doc)
+    const a = sentimentInput(m, doc, words, [{ first: i, last: i + 2 }], 0)
+    const b = sentimentInput(computed, doc, words, [{ first: i, last: i + 2 }], 0)
+    t.equal(a.length, inputsOf(m))
+    t.ok(a.every((x, k) => Object.is(x, b[k])), text)
+  }
 })
