@@ -15,7 +15,7 @@ import { withBatchedTokenLookups } from './domain/token-batcher.ts'
 import { withBatchedCacheStatements } from './analysis/cache-batcher.ts'
 import { ServiceUnavailableError } from './errors.ts'
 import type { AppContext } from './context.ts'
-import { SUPPORTED_LANGUAGES } from './nlp/types.ts'
+import { MODEL_NAME, SUPPORTED_LANGUAGES } from './nlp/types.ts'
 import contextPlugin from './plugins/app/context.ts'
 import errorsPlugin from './plugins/app/errors.ts'
 import authPlugin from './plugins/app/auth.ts'
@@ -107,6 +107,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     shuttingDown: false,
     detectLanguage,
     supportedLanguages: SUPPORTED_LANGUAGES,
+    model: MODEL_NAME,
     tokenPrefix: config.tokenPrefix,
   }
 

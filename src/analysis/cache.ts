@@ -44,12 +44,13 @@ class DerivedCacheKey implements CacheKey {
 }
 
 /**
- * `languageHint` changes the analysis; the other options are applied after the cache.
+ * The model and `languageHint` change the analysis (a node with a newer model, during a rolling
+ * upgrade too, neither answers with nor is answered by the older one's results); the other
+ * options are applied after the cache.
  * The secret is derived when first read: a hit in the in-process level never needs it.
  */
-export function cacheKey(accountId: string, languageHint: string | undefined, text: string): CacheKey {
-  // One-shot hashes of the same bytes as before (SHA-256 of a concatenation is that of its parts, updated in turn).
-  return new DerivedCacheKey(accountId, hash('sha256', `${accountId}\0${languageHint ?? ''}\0${text}`, 'buffer'))
+export function cacheKey(model: string, accountId: string, languageHint: string | undefined, text: string): CacheKey {
+  return new DerivedCacheKey(accountId, hash('sha256', `${model}\0${accountId}\0${languageHint ?? ''}\0${text}`, 'buffer'))
 }
 
 function encrypt(secret: Buffer, value: unknown): string {

@@ -23,6 +23,8 @@ export interface AnalysisServiceDeps {
   analyzer: Analyzer
   detectLanguage: (text: string) => string
   supportedLanguages: readonly string[]
+  /** The analyzer's model (`meta.model`): cached results are kept per model. */
+  model: string
   /** Refunds that failed (database down) are written later instead of being lost. */
   refunds?: RefundQueue
   /** Problems that do not fail the request (a cache write that did not happen). */
@@ -55,7 +57,7 @@ export async function analyzeForAccount(
   client?: ClientConnection,
 ): Promise<AnalysisOutcome> {
   const hint = input.options?.languageHint
-  const key = cacheKey(account.accountId, hint, input.text)
+  const key = cacheKey(deps.model, account.accountId, hint, input.text)
   const hit = await deps.cache.get(key)
   let language: string | undefined
   if (!hit) {

@@ -4,14 +4,13 @@ import type { EntityType } from './entities.ts'
 import { extractEntities } from './mentions.ts'
 import { anchorsBySentence, candidatePairs, decideRelations, loadRelationModel, wordHashes } from './relations.ts'
 import { loadSentimentModel, sentimentTowards, type Span } from './sentiment.ts'
-import type { Analysis, AnalyzeOptions, ExtractedRelation } from './types.ts'
+import { MODEL_NAME, type Analysis, type AnalyzeOptions, type ExtractedRelation } from './types.ts'
 
 export { detectLanguage } from './language.ts'
 export { extractMentions } from './mentions.ts'
 
-export const MODEL_NAME = 'tea-extract-1.7.0'
-// One list, in the contract: the service reads it from types.ts without loading the models.
-export { SUPPORTED_LANGUAGES } from './types.ts'
+// In the contract: the service reads them from types.ts without loading the models.
+export { MODEL_NAME, SUPPORTED_LANGUAGES } from './types.ts'
 
 // Resolved from this file so that it works from any working directory and in worker threads.
 const relationModel = loadRelationModel(new URL('../../models/relations.json', import.meta.url))

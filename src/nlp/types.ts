@@ -60,5 +60,9 @@ export interface AnalyzeOptions {
 /** Upper bound on entities kept per type by the engine (the API's maxEntitiesPerType ceiling). */
 export const MAX_ENTITIES_PER_TYPE = 100
 
+/** The engine's model and version (`meta.model`); part of every cache key, so an upgraded
+ * model never answers with a result of the one before. */
+export const MODEL_NAME = 'tea-extract-1.7.0'
+
 /** Languages `analyze` accepts (ISO 639-1). The service rejects others before counting them. */
 export const SUPPORTED_LANGUAGES: readonly string[] = Object.freeze(['en'])

@@ -32,6 +32,23 @@ for (const driver of DRIVERS) {
     clock.advance(25 * 3600 * 1000)
     t.equal(await a.app.ctx.cache.prune(), 1, 'expired rows are pruned')
   })
+
+  t.test(`cached results are kept per model: a node with another model neither reads nor is read by them (${driver})`, async (t) => {
+    const { database } = await openTestDatabase(t, driver)
+    const older = await buildTestApp(t, { database, config: { cacheMaxBytes: 0 } })
+    const newer = await buildTestApp(t, { database, config: { cacheMaxBytes: 0 } })
+    newer.app.ctx.model = `${older.app.ctx.model}-next`
+    const { token } = await older.account('pro')
+    const send = (h: typeof older) =>
+      h.app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload: { text: englishText(12) } })
+
+    t.equal((await send(older)).json().meta.cached, false)
+    t.equal((await send(newer)).json().meta.cached, false, "the other model's result is not served")
+    t.equal((await send(newer)).json().meta.cached, true, 'its own is')
+    t.equal((await send(older)).json().meta.cached, true, 'and the first model still finds its own')
+    const rows = await older.database.db.execute(sql`select count(*)::int as n from analysis_cache`)
+    t.equal(((Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { n: number }[])[0].n, 2, 'one entry per model')
+  })
 }
 
 t.test('tokens and submitted text never reach the logs', async (t) => {
