@@ -5,6 +5,7 @@ import { tokenize } from '../../src/nlp/tokens.ts'
 import { calibrate, fitIsotonic } from '../../src/nlp/calibration.ts'
 import { loadSentimentModel } from '../../src/nlp/sentiment.ts'
 import { fnv } from '../../src/nlp/features.ts'
+import { NEGATION_CASES } from '../../scripts/nlp/negation-cases.ts'
 import { RELATION_TYPES, type RelationType } from '../../src/nlp/types.ts'
 
 const FILLER = ' The rest of this paragraph is ordinary filler prose without any names in it, written so that the text is long enough.'
@@ -85,18 +86,7 @@ t.test('no relations in a text without entities', async (t) => {
 })
 
 t.test('targeted sentiment, with negation', async (t) => {
-  const table: [string, string][] = [
-    ['Voters praised Senator John Smith for his honest and effective leadership.', 'positive'],
-    ['Voters did not praise Senator John Smith; they criticised his dishonest and corrupt leadership.', 'negative'],
-    ['Senator John Smith was corrupt.', 'negative'],
-    ['Senator John Smith was not corrupt.', 'positive'],
-    // Words only VADER rates (the model before sent-5 read "not admirable" as positive).
-    ['Senator John Smith was admirable.', 'positive'],
-    ['Senator John Smith was not admirable.', 'negative'],
-    ['Senator John Smith was a smuggler.', 'negative'],
-    ['Senator John Smith was never a smuggler.', 'positive'],
-  ]
-  for (const [sentence, want] of table) {
+  for (const [sentence, want] of NEGATION_CASES) {
     const doc = tokenize(sentence)
     const i = doc.tokens.findIndex((x) => x.text === 'John')
     t.equal(targetSentiment(doc, [{ first: i, last: i + 2 }], 0), want, sentence)
