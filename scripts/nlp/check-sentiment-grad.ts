@@ -2,7 +2,7 @@
 // (train-sentiment.ts forwardBackward) against central finite differences of its loss, on a small
 // random network and random contexts, for each head layout (plain, masked, with a negated pool).
 // Usage: npx tsx scripts/nlp/check-sentiment-grad.ts  (exits 1 if any relative error > 1e-2)
-import { DIMS, DIST_BUCKETS, HEAD_OUT, HEAD_PARAMS, headPool, INPUTS, inputsOf, newContext, poolAll, poolsOf, type Heads } from '../../src/nlp/sentiment.ts'
+import { DIMS, DIST_BUCKETS, HEAD_OUT, HEAD_PARAMS, INPUTS, inputsOf, newContext, poolAll, poolsOf, pushContext, type Context, type Heads, type SentimentModel } from '../../src/nlp/sentiment.ts'
 import { buildClusterIndex } from '../../src/nlp/features.ts'
 import { forwardBackward, newNet, type Sample } from './train-sentiment.ts'
 import { rng } from './data.ts'
@@ -13,6 +13,42 @@ const ROWS = 40
 const vectors = Int8Array.from({ length: ROWS * DIMS }, () => Math.round((r() * 2 - 1) * 127))
 const scale = Float32Array.from({ length: ROWS }, () => 0.02 + 0.01 * r())
 const table = { rows: buildClusterIndex(new Uint32Array(0), new Uint16Array(0)), vectors, scale, lexicon: new Map<number, number>() }
+
+/**
+ * The reference for poolAll: one pool of head `h`: scores the context words admitted by `which` (0 all, 1 those outside a
+ * negation scope, 2 those inside), a softmax over them into `alpha` (0 for the others), and the
+ * weighted sums (HEAD_OUT numbers) into out[off…]. Nothing is written (zeros) when no word is admitted.
+ */
+function headPool(hw: Float32Array, h: number, t: Pick<SentimentModel, 'vectors' | 'scale'>, c: Context, which: number, out: Float32Array, off: number, alpha: Float64Array): void {
+  const q = h * HEAD_PARAMS
+  const wd = q + DIMS
+  const wn = wd + 2 * DIST_BUCKETS
+  let mx = -Infinity
+  for (let i = 0; i < c.n; i++) {
+    if ((which === 1 && c.neg[i]) || (which === 2 && !c.neg[i])) { alpha[i] = -Infinity; continue }
+    const o = c.rows[i] * DIMS
+    let s = 0
+    for (let j = 0; j < DIMS; j++) s += hw[q + j] * t.vectors[o + j]
+    s = s * t.scale[c.rows[i]] + hw[wd + c.bucket[i]] + hw[wn] * c.neg[i] + hw[wn + 1] * c.rate[i] + hw[wn + 2] * Math.abs(c.rate[i])
+    alpha[i] = s
+    if (s > mx) mx = s
+  }
+  for (let j = 0; j < HEAD_OUT; j++) out[off + j] = 0
+  if (mx === -Infinity) { alpha.fill(0, 0, c.n); return }
+  let z = 0
+  for (let i = 0; i < c.n; i++) { const e = alpha[i] === -Infinity ? 0 : Math.exp(alpha[i] - mx); alpha[i] = e; z += e }
+  for (let i = 0; i < c.n; i++) {
+    const a = (alpha[i] /= z)
+    if (!a) continue
+    const o = c.rows[i] * DIMS
+    const as = a * t.scale[c.rows[i]]
+    for (let j = 0; j < DIMS; j++) out[off + j] += as * t.vectors[o + j]
+    out[off + DIMS] += a * c.rate[i]
+    out[off + DIMS + 1] += a * c.neg[i]
+    out[off + DIMS + 2] += a * Math.abs(c.rate[i])
+    out[off + DIMS + 3] += a * (c.bucket[i] >= DIST_BUCKETS ? 1 : 0)
+  }
+}
 
 let worst = 0
 for (const layout of [{ mask: false, negpool: false }, { mask: true, negpool: false }, { mask: true, negpool: true }]) {
@@ -37,17 +73,11 @@ for (const layout of [{ mask: false, negpool: false }, { mask: true, negpool: fa
     const n = 6 + Math.floor(r() * 10)
     // Through the same growth path as sentimentInput's (capacity 4).
     for (let i = 0; i < n; i++) {
-      if (c.n === c.rows.length) {
-        const d = newContext(c.n * 2)
-        d.rows.set(c.rows); d.bucket.set(c.bucket); d.neg.set(c.neg); d.rate.set(c.rate)
-        Object.assign(c, { rows: d.rows, bucket: d.bucket, neg: d.neg, rate: d.rate })
-      }
-      c.rows[c.n] = Math.floor(r() * ROWS)
-      c.bucket[c.n] = Math.floor(r() * 2 * DIST_BUCKETS)
+      const row = Math.floor(r() * ROWS)
+      const bucket = Math.floor(r() * 2 * DIST_BUCKETS)
       // The last trial of each layout: every word negated (a masked pool with no word in it).
-      c.neg[c.n] = trial === 2 || r() < 0.35 ? 1 : 0
-      c.rate[c.n] = r() < 0.4 ? Math.round(r() * 10 - 5) / 5 : 0
-      c.n++
+      const neg = trial === 2 || r() < 0.35
+      pushContext(c, row, bucket, neg, r() < 0.4 ? Math.round(r() * 10 - 5) / 5 : 0)
     }
     const x = new Float64Array(I) as unknown as Float32Array
     for (let k = 0; k < INPUTS; k++) if (r() < 0.3) x[k] = gauss() * 0.2

@@ -88,7 +88,7 @@ export function newContext(cap = 64): Context {
   return { n: 0, rows: new Int32Array(cap), bucket: new Uint8Array(cap), neg: new Uint8Array(cap), rate: new Float32Array(cap) }
 }
 
-function pushContext(c: Context, row: number, bucket: number, neg: boolean, rate: number): void {
+export function pushContext(c: Context, row: number, bucket: number, neg: boolean, rate: number): void {
   if (c.n === c.rows.length) {
     const d = newContext(c.n * 2)
     d.rows.set(c.rows); d.bucket.set(c.bucket); d.neg.set(c.neg); d.rate.set(c.rate)
@@ -101,44 +101,9 @@ function pushContext(c: Context, row: number, bucket: number, neg: boolean, rate
   c.n++
 }
 
-/**
- * One pool of head `h`: scores the context words admitted by `which` (0 all, 1 those outside a
- * negation scope, 2 those inside), a softmax over them into `alpha` (0 for the others), and the
- * weighted sums (HEAD_OUT numbers) into out[off…]. Nothing is written (zeros) when no word is admitted.
- */
-export function headPool(hw: Float32Array, h: number, t: Pick<SentimentModel, 'vectors' | 'scale'>, c: Context, which: number, out: Float32Array, off: number, alpha: Float64Array): void {
-  const q = h * HEAD_PARAMS
-  const wd = q + DIMS
-  const wn = wd + 2 * DIST_BUCKETS
-  let mx = -Infinity
-  for (let i = 0; i < c.n; i++) {
-    if ((which === 1 && c.neg[i]) || (which === 2 && !c.neg[i])) { alpha[i] = -Infinity; continue }
-    const o = c.rows[i] * DIMS
-    let s = 0
-    for (let j = 0; j < DIMS; j++) s += hw[q + j] * t.vectors[o + j]
-    s = s * t.scale[c.rows[i]] + hw[wd + c.bucket[i]] + hw[wn] * c.neg[i] + hw[wn + 1] * c.rate[i] + hw[wn + 2] * Math.abs(c.rate[i])
-    alpha[i] = s
-    if (s > mx) mx = s
-  }
-  for (let j = 0; j < HEAD_OUT; j++) out[off + j] = 0
-  if (mx === -Infinity) { alpha.fill(0, 0, c.n); return }
-  let z = 0
-  for (let i = 0; i < c.n; i++) { const e = alpha[i] === -Infinity ? 0 : Math.exp(alpha[i] - mx); alpha[i] = e; z += e }
-  for (let i = 0; i < c.n; i++) {
-    const a = (alpha[i] /= z)
-    if (!a) continue
-    const o = c.rows[i] * DIMS
-    const as = a * t.scale[c.rows[i]]
-    for (let j = 0; j < DIMS; j++) out[off + j] += as * t.vectors[o + j]
-    out[off + DIMS] += a * c.rate[i]
-    out[off + DIMS + 1] += a * c.neg[i]
-    out[off + DIMS + 2] += a * Math.abs(c.rate[i])
-    out[off + DIMS + 3] += a * (c.bucket[i] >= DIST_BUCKETS ? 1 : 0)
-  }
-}
-
-/** Fills the heads' inputs (after the first INPUTS) of `out` from a context: what headPool gives
- * for each head and pool (bit for bit: every sum adds the same terms in the same order), but with
+/** Fills the heads' inputs (after the first INPUTS) of `out` from a context: what one head and
+ * pool at a time gives (`headPool` in scripts/nlp/check-sentiment-grad.ts, which checks this bit
+ * for bit: every sum adds the same terms in the same order), but with
  * each word's vector read once for all heads' scores and once for all pools' sums. */
 export function poolAll(heads: Heads, t: Pick<SentimentModel, 'vectors' | 'scale'>, c: Context, out: Float32Array, alphas?: Float64Array[]): void {
   const P = poolsOf(heads)
