@@ -11,3 +11,5 @@ app.get('/v1/quota', async () => quota)
 await app.listen({ port: 0, host: '127.0.0.1' })
 const { port } = app.server.address() as { port: number }
 process.stdout.write(`listening http://127.0.0.1:${port}\n`)
+// Exit on SIGTERM through process.exit, so that flags such as --cpu-prof write their output.
+process.once('SIGTERM', () => process.exit(0))

@@ -112,12 +112,14 @@ function startCommand(script: string): { env: Record<string, string>; nodeArgs: 
 }
 const START = startCommand((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)
 
+// BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the servers
+// (the nodes, and the bare and floor baselines).
+const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)
+
 async function startNode(databaseUrl: string, env: Record<string, string> = {}) {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
-  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the servers.
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)
-  const child = spawn(process.execPath, [...START.nodeArgs, ...nodeArgs, START.entry], {
+  const child = spawn(process.execPath, [...START.nodeArgs, ...SERVER_NODE_ARGS, START.entry], {
     cwd: ROOT,
     env: { ...process.env, ...START.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL, ANALYSIS_WORKERS: String(WORKERS), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -440,8 +442,9 @@ async function main() {
   if (SOAK > 0) return soak(node, auth, cachedBody, text2k)
 
   if (runs('http')) {
-    const bare = await startProcess('bare', ['--import', 'tsx', 'scripts/bench/bare-server.ts', join(tmp, 'analyze.json'), join(tmp, 'quota.json')], {}, /listening (http:\/\/\S+)/)
+    const bare = await startProcess('bare', [...SERVER_NODE_ARGS, '--import', 'tsx', 'scripts/bench/bare-server.ts', join(tmp, 'analyze.json'), join(tmp, 'quota.json')], {}, /listening (http:\/\/\S+)/)
     const bareUrl = bare.match[1]
+    const floor = await startProcess('floor', [...SERVER_NODE_ARGS, '--import', 'tsx', 'scripts/bench/floor-server.ts', join(tmp, 'quota.json'), dbUrl], {}, /listening (http:\/\/\S+)/)
 
     // 1. HTTP overhead: bare Fastify vs cached analyze and quota. Each server first gets `--warmup`
     // seconds (default 10) of the same load, not recorded, as the extraction rows below do: a
@@ -457,7 +460,7 @@ async function main() {
       return measured(pid, db, spec)
     }
     const barePid = bare.child.pid!
-    const ratios = { cached: [] as number[], quota: [] as number[] }
+    const ratios = { cached: [] as number[], quota: [] as number[], floor: [] as number[] }
     for (let round = 1; round <= ROUNDS; round++) {
       const tag = ROUNDS > 1 ? `, round ${round}` : ''
       const bareGet = await warmed(round, barePid, undefined, { url: `${bareUrl}/v1/quota`, connections: 10 })
@@ -468,12 +471,17 @@ async function main() {
       record(`POST /v1/analyze, cached (2,000 chars)${tag}`, cached, { name: 'bare POST', value: barePost.rps, mine: cached.rps }, `target ≥ 0.40; ${cpuNote(cached)}`)
       const quota = await warmed(round, node.child.pid!, dbUrl, { url: `${node.url}/v1/quota`, headers: auth, connections: 10 })
       record(`GET /v1/quota${tag}`, quota, { name: 'bare GET', value: bareGet.rps, mine: quota.rps }, `target ≥ 0.50; ${cpuNote(quota)}`)
+      const floorQuota = await warmed(round, floor.child.pid!, dbUrl, { url: `${floor.match[1]}/v1/quota`, headers: auth, connections: 10 })
+      record(`floor: bare Fastify + the batched token statement${tag}`, floorQuota, { name: 'bare GET', value: bareGet.rps, mine: floorQuota.rps }, `the most GET /v1/quota can reach here; ${cpuNote(floorQuota)}`)
+      ratios.floor.push(floorQuota.rps / bareGet.rps)
       ratios.cached.push(cached.rps / barePost.rps)
       ratios.quota.push(quota.rps / bareGet.rps)
     }
     medianOfRounds('POST /v1/analyze, cached, ratio to bare POST', ratios.cached, 'target ≥ 0.40')
     medianOfRounds('GET /v1/quota, ratio to bare GET', ratios.quota, 'target ≥ 0.50')
+    medianOfRounds('floor (bare Fastify + the token statement), ratio to bare GET', ratios.floor, 'the ceiling of the quota row')
     await stop(bare.child)
+    await stop(floor.child)
   }
 
   // 2. Extraction: in-process single thread vs uncached analyses through HTTP with the pool.
