@@ -20,12 +20,12 @@ const Queue = (await import(new URL('./queue.js', import.meta.resolve('postgres'
 function spy() {
   const seen = { longest: 0, scanned: 0 }
   class Watched<T> extends Array<T> {
-    push(...xs: T[]) {
+    override push(...xs: T[]) {
       const n = super.push(...xs)
       seen.longest = Math.max(seen.longest, n)
       return n
     }
-    indexOf(x: T, from = 0) {
+    override indexOf(x: T, from = 0) {
       seen.scanned += this.length - from
       return super.indexOf(x, from)
     }
