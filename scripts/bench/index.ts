@@ -472,14 +472,14 @@ async function main() {
       const quota = await warmed(round, node.child.pid!, dbUrl, { url: `${node.url}/v1/quota`, headers: auth, connections: 10 })
       record(`GET /v1/quota${tag}`, quota, { name: 'bare GET', value: bareGet.rps, mine: quota.rps }, `target ≥ 0.50; ${cpuNote(quota)}`)
       const floorQuota = await warmed(round, floor.child.pid!, dbUrl, { url: `${floor.match[1]}/v1/quota`, headers: auth, connections: 10 })
-      record(`floor: bare Fastify + the batched token statement${tag}`, floorQuota, { name: 'bare GET', value: bareGet.rps, mine: floorQuota.rps }, `the most GET /v1/quota can reach here; ${cpuNote(floorQuota)}`)
+      record(`floor: bare Fastify + the batched token statement${tag}`, floorQuota, { name: 'bare GET', value: bareGet.rps, mine: floorQuota.rps }, `about the most GET /v1/quota can reach here; ${cpuNote(floorQuota)}`)
       ratios.floor.push(floorQuota.rps / bareGet.rps)
       ratios.cached.push(cached.rps / barePost.rps)
       ratios.quota.push(quota.rps / bareGet.rps)
     }
     medianOfRounds('POST /v1/analyze, cached, ratio to bare POST', ratios.cached, 'target ≥ 0.40')
     medianOfRounds('GET /v1/quota, ratio to bare GET', ratios.quota, 'target ≥ 0.50')
-    medianOfRounds('floor (bare Fastify + the token statement), ratio to bare GET', ratios.floor, 'the ceiling of the quota row')
+    medianOfRounds('floor (bare Fastify + the token statement), ratio to bare GET', ratios.floor, 'about the ceiling of the quota row')
     await stop(bare.child)
     await stop(floor.child)
   }
