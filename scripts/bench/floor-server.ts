@@ -1,21 +1,23 @@
 // The floor of GET /v1/quota: bare Fastify plus the one thing the product decisions require of
 // every authenticated request beyond it, the database's word on the token (no cache may accept
-// a revoked token). Per request: the Bearer header, SHA-256 of the token, the token look-up
-// through the same batcher the service uses (src/domain/batcher.ts, two statements in flight)
-// and the same statement text, sent by postgres.js directly (Drizzle only yields the text, once;
+// a revoked token). Per request: the Bearer header, the token's checksum and SHA-256 (the
+// service's bearerTokenHash), the token look-up through the same batcher the service uses
+// (src/domain/batcher.ts, two statements in flight) and the same statement text, sent by postgres.js directly (Drizzle only yields the text, once;
 // no plugins, no hooks, no metrics, no logging); then the same JSON as the bare baseline. A
 // service bound by that decision can hardly answer a quota read with less, so its rate against
 // bare Fastify's is about the most the quota row can reach on the machine the bench runs on.
 // Usage: node --import tsx scripts/bench/floor-server.ts <quota.json> <database url>
 import Fastify from 'fastify'
 import postgres from 'postgres'
-import { hash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { drizzle } from 'drizzle-orm/postgres-js'
 import { createBatcher } from '../../src/domain/batcher.ts'
 import * as schema from '../../src/db/schema/index.ts'
 import type { Db } from '../../src/db/client.ts'
 import { createTokensRepository } from '../../src/db/repositories/tokens.ts'
+import { bearerTokenHash } from '../../src/domain/tokens.ts'
+import { utcDay } from '../../src/domain/clock.ts'
+import { loadConfig } from '../../src/config.ts'
 
 const quota = JSON.parse(readFileSync(process.argv[2], 'utf8'))
 const sql = postgres(process.argv[3], { max: 10, onnotice: () => {} })
@@ -41,10 +43,16 @@ const lookup = createBatcher<string, boolean>({
 })
 
 const app = Fastify({ logger: false })
+const { tokenPrefix } = loadConfig()
 app.get('/v1/quota', async (request, reply) => {
-  const header = request.headers.authorization
-  const ok = header?.startsWith('Bearer ') && (await lookup(new Date().toISOString().slice(0, 10), hash('sha256', header.slice(7), 'hex')))
-  if (!ok) return reply.code(401).send({ error: 'Unauthorized' })
+  // The service's own parse, checksum and hash of the header; a bad one throws its 401.
+  let tokenHash: string
+  try {
+    tokenHash = bearerTokenHash(request.headers.authorization, tokenPrefix)
+  } catch {
+    return reply.code(401).send({ error: 'Unauthorized' })
+  }
+  if (!(await lookup(utcDay(new Date()), tokenHash))) return reply.code(401).send({ error: 'Unauthorized' })
   return quota
 })
 await app.listen({ port: 0, host: '127.0.0.1' })
