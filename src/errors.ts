@@ -61,6 +61,11 @@ export class ServiceUnavailableError extends ApiError {
   }
 }
 
+/** The analysis queue is full (the pool's bound, src/analysis/pool.ts). */
+export function overloadedError(): ServiceUnavailableError {
+  return new ServiceUnavailableError('OVERLOADED', 'The analysis queue is full; retry after 1 second', 1)
+}
+
 /**
  * The client closed the connection before the answer: nothing can be sent, and the request is
  * refunded like any failed one. The error handler drops the response instead of sending it.

@@ -9,7 +9,7 @@
 //   finished and dropped (task-state.ts).
 // - A worker that dies mid-analysis is replaced the same way; its task fails with 503 ANALYSIS_FAILED.
 import { Piscina } from 'piscina'
-import { ServiceUnavailableError } from '../errors.ts'
+import { overloadedError, ServiceUnavailableError } from '../errors.ts'
 import type { Analysis } from '../nlp/types.ts'
 import type { Analyzer, AnalyzerCall } from './analyzer.ts'
 import type { WorkerResult, WorkerTask } from './worker.ts'
@@ -82,7 +82,14 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
   })
   // Without a listener, a worker's start-up error would be rethrown as an uncaught exception.
   pool.on('error', (err) => opts.onWorkerError?.(err))
+  // Analyses submitted to piscina and not settled (running or queued), and places admitted but
+  // not yet submitted. Their sum is bounded here: piscina's own maxQueue does not hold for tasks
+  // with an abort signal (ours all have the time limit), which it keeps in a second queue that
+  // its limit does not count, so a burst of submissions would all be queued.
   let inFlight = 0
+  let admitted = 0
+  const capacity = opts.workers + opts.queueMax
+  const full = () => closed || inFlight + admitted >= capacity
   let ready = false
   let closed = false
 
@@ -93,9 +100,12 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
 
   const analyzer: PoolAnalyzer = {
     pool,
-    async analyze(text: string, { signal, ...options }: AnalyzerCall): Promise<Analysis> {
+    async analyze(text: string, { signal, place, ...options }: AnalyzerCall): Promise<Analysis> {
       if (closed) throw new ServiceUnavailableError('SHUTTING_DOWN', 'The server is shutting down; retry on another node', 1)
       signal?.throwIfAborted()
+      // The task takes over its place (same turn: no other call can slip in between).
+      if (place) place.release()
+      else if (full()) throw overloadedError()
       // Only the time limit aborts the task in piscina (which terminates a worker running it);
       // a client that goes cancels it through `state` instead (task-state.ts).
       const timeout = AbortSignal.timeout(opts.timeoutMs)
@@ -121,7 +131,7 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
           )
         }
         if (signal?.aborted) throw signal.reason
-        if (err instanceof Error && /queue is at limit/i.test(err.message)) throw overloaded()
+        if (err instanceof Error && /queue is at limit/i.test(err.message)) throw overloadedError()
         if (err instanceof Error && /terminated|exited|worker/i.test(err.message) && !(err instanceof ServiceUnavailableError)) {
           opts.onWorkerError?.(err)
           throw new ServiceUnavailableError('ANALYSIS_FAILED', 'The analysis worker stopped unexpectedly; it has been replaced, retry the request', 1)
@@ -130,7 +140,18 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
       }
     },
     ready: () => ready && !closed,
-    accepting: () => !closed && pool.queueSize < opts.queueMax,
+    admit() {
+      if (full()) return undefined
+      admitted++
+      let held = true
+      return {
+        release() {
+          if (!held) return
+          held = false
+          admitted--
+        },
+      }
+    },
     stats: () => ({
       queued: pool.queueSize,
       utilization: Math.min(1, Math.max(0, inFlight - pool.queueSize) / opts.workers),
@@ -158,8 +179,4 @@ function whileWanted<T>(task: Promise<T>, signal: AbortSignal, state: Int32Array
     if (signal.aborted) return gone()
     signal.addEventListener('abort', gone, { once: true })
   })
-}
-
-export function overloaded(): ServiceUnavailableError {
-  return new ServiceUnavailableError('OVERLOADED', 'The analysis queue is full; retry after 1 second', 1)
 }

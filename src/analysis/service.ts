@@ -1,14 +1,13 @@
 // POST /v1/analyze as a domain function: cache, language, quota, extraction, options.
 // Order of checks (product decisions): the caller is already authenticated; invalid input
 // (400, including an unsupported language) comes before the quota (429).
-import { UnsupportedLanguageError } from '../errors.ts'
+import { overloadedError, UnsupportedLanguageError } from '../errors.ts'
 import type { Repositories } from '../db/repositories/index.ts'
 import type { Clock } from '../domain/clock.ts'
 import { refundRequest, reserveRequest, type Caller } from '../domain/quota.ts'
 import type { RefundQueue } from '../domain/refunds.ts'
-import { ServiceUnavailableError } from '../errors.ts'
 import type { Analysis } from '../nlp/types.ts'
-import type { Analyzer } from './analyzer.ts'
+import type { AnalysisPlace, Analyzer } from './analyzer.ts'
 import { cacheKey, type AnalysisCache, type CachedAnalysis } from './cache.ts'
 
 export interface AnalyzeInput {
@@ -60,38 +59,45 @@ export async function analyzeForAccount(
   const key = cacheKey(deps.model, account.accountId, hint, input.text)
   const hit = await deps.cache.get(key)
   let language: string | undefined
+  let place: AnalysisPlace | undefined
   if (!hit) {
     language = hint ?? deps.detectLanguage(input.text)
     if (!deps.supportedLanguages.includes(language)) throw new UnsupportedLanguageError(language, deps.supportedLanguages)
     // A full queue is answered before the quota is touched: an overloaded node costs no writes.
-    if (deps.analyzer.accepting && !deps.analyzer.accepting()) {
-      throw new ServiceUnavailableError('OVERLOADED', 'The analysis queue is full; retry after 1 second', 1)
+    if (deps.analyzer.admit) {
+      place = deps.analyzer.admit()
+      if (!place) throw overloadedError()
     }
   }
-  client?.throwIfGone()
-  const reservation = await reserveRequest(deps, account)
   try {
-    let outcome: AnalysisOutcome
-    if (hit) {
-      outcome = { analysis: hit.analysis, cached: true, entry: hit }
-    } else {
-      const analysis = await deps.analyzer.analyze(input.text, { language: language!, signal: client?.signal })
-      // The answer is good without the cache write; a database hiccup here must not turn a
-      // finished analysis into an error (and a refund).
-      await deps.cache.put(key, analysis).catch((err) => deps.warn?.(err, 'cache write failed'))
-      outcome = { analysis, cached: false }
-    }
     client?.throwIfGone()
-    return outcome
-  } catch (err) {
+    const reservation = await reserveRequest(deps, account)
     try {
-      await refundRequest(deps, reservation, account)
-    } catch (refundErr) {
-      if (!deps.refunds) throw refundErr
-      deps.refunds.defer(reservation)
-      deps.warn?.(refundErr, 'refund deferred until the database answers')
+      let outcome: AnalysisOutcome
+      if (hit) {
+        outcome = { analysis: hit.analysis, cached: true, entry: hit }
+      } else {
+        const analysis = await deps.analyzer.analyze(input.text, { language: language!, signal: client?.signal, place })
+        // The answer is good without the cache write; a database hiccup here must not turn a
+        // finished analysis into an error (and a refund).
+        await deps.cache.put(key, analysis).catch((err) => deps.warn?.(err, 'cache write failed'))
+        outcome = { analysis, cached: false }
+      }
+      client?.throwIfGone()
+      return outcome
+    } catch (err) {
+      try {
+        await refundRequest(deps, reservation, account)
+      } catch (refundErr) {
+        if (!deps.refunds) throw refundErr
+        deps.refunds.defer(reservation)
+        deps.warn?.(refundErr, 'refund deferred until the database answers')
+      }
+      throw err
     }
-    throw err
+  } finally {
+    // A request that ends before its analysis (a 429, a client gone) gives its place back.
+    place?.release()
   }
 }
 

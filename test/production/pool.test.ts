@@ -58,6 +58,39 @@ t.test('past the bounded queue: 503 OVERLOADED with Retry-After, never counted',
   t.equal((await analyze(script('[spin:1]', 99))).statusCode, 200, 'room again once the queue drains')
 })
 
+t.test('the bound holds for a burst: places are claimed, and calls without one are refused when full', async (t) => {
+  // piscina's own maxQueue does not count tasks with an abort signal (all of ours): a burst of
+  // submissions in one turn would all be queued. The pool keeps the bound itself.
+  const analyzer = await scripted({ workers: 1, queueMax: 2, timeoutMs: 20_000 })
+  t.teardown(() => analyzer.close())
+  const options = { language: 'en' }
+  const burst = Array.from({ length: 6 }, (_, i) => analyzer.analyze(script('[spin:300]', i), options))
+  const settled = await Promise.allSettled(burst)
+  t.same(
+    settled.map((s) => s.status),
+    ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected'],
+    'one running and two queued; the other three refused at once',
+  )
+  for (const s of settled.filter((x) => x.status === 'rejected')) t.equal((s as PromiseRejectedResult).reason.code, 'OVERLOADED')
+
+  // Places: three admitted fill the pool; a fourth is refused until one is given back.
+  const places = [analyzer.admit!(), analyzer.admit!(), analyzer.admit!()]
+  t.ok(places.every(Boolean), 'three places for one worker and a queue of two')
+  t.equal(analyzer.admit!(), undefined, 'no fourth place')
+  await t.rejects(analyzer.analyze(script('', 9), options), { code: 'OVERLOADED' }, 'a call without a place is refused while the places are held')
+  places[0]!.release()
+  places[0]!.release()
+  const fourth = analyzer.admit!()
+  t.ok(fourth, 'a released place is free again, once: releasing twice frees one')
+  t.equal(analyzer.admit!(), undefined)
+  // A place taken over by its analysis stays counted until the analysis settles.
+  const running = analyzer.analyze(script('[spin:200]', 10), { ...options, place: places[1]! })
+  places[1]!.release() // the service's own release after the call: does nothing now
+  t.equal(analyzer.admit!(), undefined, 'still full while the analysis runs')
+  await running
+  t.ok(analyzer.admit!(), 'room once it has settled')
+})
+
 t.test('an analysis over the time limit: 503 ANALYSIS_TIMEOUT, refunded, its worker replaced', async (t) => {
   // The limit covers waiting and running; 2 s leaves the replacement worker ample time to start.
   const analyzer = await scripted({ workers: 1, queueMax: 4, timeoutMs: 2000 })
