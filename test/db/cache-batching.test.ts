@@ -43,7 +43,9 @@ for (const driver of DRIVERS) {
     ])
     t.same(written.slice(0, 5), Array(5).fill(NOW), 'written entries report their time')
     t.same(written[5], NOW, 'a kept entry reports the caller time, as put does')
-    t.same(statements, { get: 0, getMany: 0, put: 1, putMany: 1 }, 'a lone write, then one for the five that waited')
+    t.same(statements, { get: 0, getMany: 0, put: 0, putMany: 1 }, 'the six writes of one turn went in one statement')
+    t.same(await put(a.id, 'k3', 'p3'), NOW, 'a lone write…')
+    t.same(statements, { get: 0, getMany: 0, put: 1, putMany: 1 }, '…goes as the single-row statement')
 
     const get = (accountId: string, key: string) => cache.get(accountId, key, before(DAY_MS))
     const read = await Promise.all([get(a.id, 'k1'), get(a.id, 'k2'), get(b.id, 'k1'), get(b.id, 'k2'), get(a.id, 'old'), get(a.id, 'live'), get(a.id, 'k1')])
@@ -53,7 +55,9 @@ for (const driver of DRIVERS) {
       'each call gets its own entry; the first write of a key won; the expired row was replaced',
     )
     t.same(read[5]!.createdAt, before(1000), 'the kept entry keeps its time')
-    t.equal(statements.get + statements.getMany, 2, 'a lone read, then one for the six that waited')
+    t.same([statements.get, statements.getMany], [0, 1], 'the seven reads of one turn went in one statement')
+    t.equal((await get(a.id, 'k3'))!.payload, 'p3', 'a lone read…')
+    t.same([statements.get, statements.getMany], [1, 1], '…goes as the single-row statement')
     t.equal(await cache.get(a.id, 'live', before(500)), undefined, 'an entry older than the cut-off is not returned')
   })
 

@@ -58,7 +58,9 @@ for (const driver of DRIVERS) {
       t.same(got[4], got[0], 'a repeated token gets the same answer…')
       t.not(got[4], got[0], '…in an object of its own (callers update `used` on theirs)')
       t.same(got[5], got[2])
-      t.equal(statements.single + statements.many, 2, 'a lone statement, then one for the five that waited')
+      t.same([statements.single, statements.many], [0, 1], 'the six look-ups of one turn went in one statement')
+      t.same(await lookup(ta.token), got[0], 'a lone look-up…')
+      t.same([statements.single, statements.many], [1, 1], '…goes as the single-token statement')
     })
 
     t.test('a revocation committed while a statement is in flight is seen by the requests that arrive after it', async (t) => {

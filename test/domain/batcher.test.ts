@@ -1,7 +1,11 @@
-// The coalescing primitive behind the hot-path batchers: a lone call goes at once, calls that
-// arrive meanwhile share the next statement, errors reach exactly the calls of their batch.
+// The coalescing primitive behind the hot-path batchers: the calls of one turn of the event loop
+// go together at its end, calls that arrive while a statement is in flight share the next one,
+// errors reach exactly the calls of their batch.
 import t from 'tap'
 import { BatchNotSettledError, createBatcher } from '../../src/domain/batcher.ts'
+
+/** The end of the current turn of the event loop, when the batcher sends what the turn gathered. */
+const endOfTurn = () => new Promise((r) => setImmediate(r))
 
 function deferred() {
   let release!: () => void
@@ -9,7 +13,7 @@ function deferred() {
   return { done, release }
 }
 
-t.test('a lone call runs at once; calls arriving meanwhile share the next run', async (t) => {
+t.test('the calls of one turn go together at its end; calls arriving meanwhile share the next run', async (t) => {
   const runs: number[][] = []
   const gate = deferred()
   const batch = createBatcher<number, number>({
@@ -20,14 +24,21 @@ t.test('a lone call runs at once; calls arriving meanwhile share the next run', 
       for (const w of waiters) w.resolve(w.item * 10)
     },
   })
-  const first = batch('k', 1)
-  t.same(runs, [[1]], 'the first call started its run synchronously, undelayed')
-  const rest = [2, 3, 4].map((i) => batch('k', i))
+  const first = [1, 2].map((i) => batch('k', i))
+  t.same(runs, [], 'nothing is sent before the turn ends')
+  await endOfTurn()
+  t.same(runs, [[1, 2]], "the turn's two calls went in one run")
+  const rest = [3, 4, 5].map((i) => batch('k', i))
   const other = batch('other', 9)
-  t.same(runs, [[1], [9]], 'another key is another lane, not held up')
+  await endOfTurn()
+  t.same(runs, [[1, 2], [9]], 'another key is another lane, not held up; the rest wait for the run in flight')
   gate.release()
-  t.same(await Promise.all([first, ...rest, other]), [10, 20, 30, 40, 90])
-  t.same(runs, [[1], [9], [2, 3, 4]], 'the three waiting calls went in one run')
+  t.same(await Promise.all([...first, ...rest, other]), [10, 20, 30, 40, 50, 90])
+  t.same(runs, [[1, 2], [9], [3, 4, 5]], 'the three waiting calls went in one run')
+  const lone = batch('k', 6)
+  await endOfTurn()
+  t.same(runs.at(-1), [6], 'a lone call on an idle lane goes at the end of its turn, waiting for nothing else')
+  t.equal(await lone, 60)
 })
 
 t.test('batches are cut at maxBatch', async (t) => {
@@ -66,6 +77,7 @@ t.test('a failing run rejects the unsettled calls of its batch only; the lane re
     },
   })
   const first = batch('k', 1)
+  await endOfTurn()
   const second = [2, 3, 4].map((i) => batch('k', i))
   gate.release()
   t.equal(await first, 1)
@@ -103,25 +115,27 @@ t.test('maxInFlight 2: the calls of one turn share a second statement while the 
     },
   })
   const first = batch('k', 1)
-  t.same(runs, [[1]], 'a lone call still goes at once')
+  await endOfTurn()
+  t.same(runs, [[1]], 'a lone call goes at the end of its turn')
   const turn = [2, 3, 4].map((i) => batch('k', i))
   t.same(runs, [[1]], 'calls arriving meanwhile wait for the end of the turn')
-  await new Promise((r) => setImmediate(r))
+  await endOfTurn()
   t.same(runs, [[1], [2, 3, 4]], 'the turn\'s calls went together as the second statement')
   const later = [5, 6].map((i) => batch('k', i))
-  await new Promise((r) => setImmediate(r))
+  await endOfTurn()
   t.equal(runs.length, 2, 'no third statement while two are in flight')
   gates.shift()!()
   t.equal(await first, 1)
-  await new Promise((r) => setImmediate(r))
+  await endOfTurn()
   t.same(runs[2], [5, 6], 'when one came back, the waiting calls went together')
   while (gates.length) gates.shift()!()
   t.same(await Promise.all([...turn, ...later]), [2, 3, 4, 5, 6])
   t.equal(peak, 2, 'never more than two in flight')
   t.same(runs.flat().sort(), [1, 2, 3, 4, 5, 6], 'each call served exactly once')
-  await new Promise((r) => setImmediate(r))
+  await endOfTurn()
   const again = batch('k', 7)
-  t.equal(runs.length, 4, 'the lane is reusable once idle: a lone call goes at once again')
+  await endOfTurn()
+  t.equal(runs.length, 4, 'the lane is reusable once idle')
   gates.shift()!()
   t.equal(await again, 7)
 })
@@ -140,8 +154,9 @@ t.test('maxInFlight 2: a failing statement rejects only its own calls', async (t
     },
   })
   const first = batch('k', 1)
+  await endOfTurn()
   const second = [2, 3].map((i) => batch('k', i))
-  await new Promise((r) => setImmediate(r))
+  await endOfTurn()
   release.forEach((r) => r())
   t.equal(await first, 1, 'the first statement is unaffected')
   t.same((await Promise.allSettled(second)).map((s) => s.status), ['rejected', 'rejected'])
