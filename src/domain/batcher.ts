@@ -87,22 +87,23 @@ export function createBatcher<T, R>(opts: BatcherOptions<T, R>): (key: string, i
     })
   }
 
+  function openLane(key: string): Lane {
+    const lane: Lane = { waiting: [], inFlight: 0, scheduled: false }
+    lanes.set(key, lane)
+    return lane
+  }
+
   return (key, item) =>
     new Promise<R>((resolve, reject) => {
-      let lane = lanes.get(key)
-      if (!lane) {
-        lane = { waiting: [], inFlight: 0, scheduled: false }
-        lanes.set(key, lane)
-      }
+      const lane = lanes.get(key) ?? openLane(key)
       lane.waiting.push({ item, resolve, reject })
       // A statement may go now (none in flight, or fewer than maxInFlight): at the end of this
       // turn of the event loop, with every call that arrived in it.
       if (lane.inFlight < maxInFlight && !lane.scheduled) {
-        const scheduled = lane
-        scheduled.scheduled = true
+        lane.scheduled = true
         setImmediate(() => {
-          scheduled.scheduled = false
-          if (scheduled.waiting.length > 0 && scheduled.inFlight < maxInFlight) start(key, scheduled)
+          lane.scheduled = false
+          if (lane.waiting.length > 0 && lane.inFlight < maxInFlight) start(key, lane)
         })
       }
     })
