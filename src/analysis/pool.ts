@@ -85,7 +85,8 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
   // Analyses submitted to piscina and not settled (running or queued), and places admitted but
   // not yet submitted. Their sum is bounded here: piscina's own maxQueue does not hold for tasks
   // with an abort signal (ours all have the time limit), which it keeps in a second queue that
-  // its limit does not count, so a burst of submissions would all be queued.
+  // its limit does not count, so a burst of submissions would all be queued (known upstream:
+  // piscinajs/piscina issues 1029 and 899, open for 5.x when this was written).
   let inFlight = 0
   let admitted = 0
   const capacity = opts.workers + opts.queueMax
