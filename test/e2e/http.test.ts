@@ -29,7 +29,9 @@ t.test('the API over real HTTP', async (t) => {
 
   const docs = await fetch(`${base}/docs/json`)
   t.equal(docs.status, 200)
-  t.equal((await docs.json()).info.title, 'Text Entity Analysis API', 'Swagger UI serves openapi.yaml')
+  const served = await docs.json()
+  t.equal(served.info.title, 'Text Entity Analysis API', 'Swagger UI serves openapi.yaml')
+  t.same(served.servers.map((s: { url: string }) => s.url), ['/', 'https://api.example.com', 'http://localhost:3000'], '"Try it out" calls this server first')
   const ui = await fetch(`${base}/docs/`)
   t.equal(ui.status, 200)
   t.match(ui.headers.get('content-type'), /html/)
