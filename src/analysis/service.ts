@@ -4,6 +4,7 @@
 import { overloadedError, UnsupportedLanguageError } from '../errors.ts'
 import type { Repositories } from '../db/repositories/index.ts'
 import type { Clock } from '../domain/clock.ts'
+import { invalidLanguageHint, isIso639_1 } from '../domain/languages.ts'
 import { refundRequest, reserveRequest, type Caller } from '../domain/quota.ts'
 import type { RefundQueue } from '../domain/refunds.ts'
 import type { Analysis } from '../nlp/types.ts'
@@ -56,6 +57,7 @@ export async function analyzeForAccount(
   client?: ClientConnection,
 ): Promise<AnalysisOutcome> {
   const hint = input.options?.languageHint
+  if (hint !== undefined && !isIso639_1(hint)) throw invalidLanguageHint(hint)
   const key = cacheKey(deps.model, account.accountId, hint, input.text)
   const hit = await deps.cache.get(key)
   let language: string | undefined

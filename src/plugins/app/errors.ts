@@ -3,7 +3,8 @@
 // A 5xx never leaks its message: the caller gets a request id, the log gets the details.
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, BadRequestError, ClientClosedError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '../../errors.ts'
+import { ApiError, BadRequestError, ClientClosedError, MethodNotAllowedError, NotFoundError, ServiceUnavailableError, UnauthorizedError, type ErrorCode } from '../../errors.ts'
+import { allowedMethods } from './openapi-routes.ts'
 
 /** Errors of a database that does not answer (postgres.js, Node sockets, PostgreSQL shutdown codes). */
 const DATABASE_DOWN = new Set([
@@ -56,6 +57,15 @@ export function toApiError(err: FastifyError | Error): ApiError | undefined {
   return undefined
 }
 
+/** No route matched: a path of the spec with another method is a 405 (with `Allow`), any other a 404. */
+function noRoute(request: FastifyRequest): ApiError {
+  // The path only: a query string could hold anything a caller typed.
+  const path = request.url.split('?')[0].slice(0, 200)
+  const allowed = allowedMethods(path)
+  if (allowed) return new MethodNotAllowedError(request.method, path, allowed)
+  return new NotFoundError(`No route ${request.method} ${path}; see /docs for the API`)
+}
+
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
   return reply.code(err.statusCode).headers(err.headers).send(err.body())
 }
@@ -80,10 +90,7 @@ export default fp(
         }
       }
       // A request for no route whose body could not be parsed is still a request for no route.
-      if (request.is404) {
-        const path = request.url.split('?')[0].slice(0, 200)
-        return sendApiError(reply, new NotFoundError(`No route ${request.method} ${path}; see /docs for the API`))
-      }
+      if (request.is404) return sendApiError(reply, noRoute(request))
       const api = toApiError(err)
       if (api) {
         if (api.statusCode >= 500) request.log.warn({ err, code: api.code }, 'request failed')
@@ -93,15 +100,13 @@ export default fp(
       // Returned: an async error handler that returns nothing would send an empty body.
       return reply.code(500).send({
         error: 'Internal Server Error',
-        code: 'INTERNAL_ERROR',
+        code: 'INTERNAL_ERROR' satisfies ErrorCode,
         message: `An unexpected error occurred; quote request id ${request.id} when reporting it`,
         requestId: request.id,
       })
     })
     app.setNotFoundHandler((request, reply) => {
-      // The path only: a query string could hold anything a caller typed.
-      const path = request.url.split('?')[0].slice(0, 200)
-      sendApiError(reply, new NotFoundError(`No route ${request.method} ${path}; see /docs for the API`))
+      sendApiError(reply, noRoute(request))
     })
   },
   { name: 'errors', dependencies: ['auth'] },
