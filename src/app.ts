@@ -50,6 +50,16 @@ export function loggerOptions(level: Config['logLevel']): FastifyServerOptions['
   }
 }
 
+/**
+ * Fastify's own number option trusts no hop at all (it cannot tell a proxy from a direct
+ * client), so a hop count is given as the function proxy-addr would compile from it: the
+ * nearest `hops` addresses are proxies, the one behind them is the client.
+ */
+export function trustProxyOption(trust: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (typeof trust !== 'number') return trust
+  return (_address: string, hop: number) => hop < trust
+}
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, database } = opts
   const clock = opts.clock ?? systemClock
@@ -57,7 +67,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? loggerOptions(config.logLevel),
     // Room for 30,000 astral characters written as JSON \u escapes, and no more.
     bodyLimit: 1024 * 1024,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     genReqId: (req) => {
       const given = req.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req-${randomUUID()}`
