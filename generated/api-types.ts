@@ -120,7 +120,11 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         AnalyzeRequest: {
-            /** @description The text to analyse, 200 to 30,000 Unicode code points (an emoji or other astral character counts once). */
+            /**
+             * @description The text to analyse, 200 to 30,000 Unicode code points (an emoji or other astral character counts once).
+             *     It must be well-formed Unicode (no lone UTF-16 surrogate such as `\ud800` written as a JSON escape) and
+             *     contain at least one letter or digit; otherwise 400 `INVALID_TEXT`, not counted.
+             */
             text: string;
             options?: components["schemas"]["AnalyzeOptions"];
         };
@@ -261,6 +265,7 @@ export interface components {
          *     `MISSING_FIELD`, `UNKNOWN_FIELD`, `INVALID_FIELD_TYPE`, `TEXT_TOO_SHORT` / `TEXT_TOO_LONG`
          *     (fewer than 200 or more than 30,000 Unicode code points), `INVALID_MAX_ENTITIES` (not an
          *     integer from 1 to 100), `INVALID_LANGUAGE_HINT` (not a lower-case ISO 639-1 code),
+         *     `INVALID_TEXT` (a lone UTF-16 surrogate, or no letter or digit at all),
          *     `UNSUPPORTED_LANGUAGE` (a language other than English, detected or hinted).
          */
         BadRequest: {

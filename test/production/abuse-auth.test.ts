@@ -3,9 +3,9 @@
 // split over two nodes on one database, and forwarding headers a client makes up.
 import t, { type Test } from 'tap'
 import { eq } from 'drizzle-orm'
-import { buildTestApp, DRIVERS, manualClock, openTestDatabase, type Driver } from '../helpers/app.ts'
+import { buildTestApp, DRIVERS, manualClock, openTestDatabase } from '../helpers/app.ts'
 import { loginAttempts } from '../../src/db/schema/index.ts'
-import type { Config } from '../../src/config.ts'
+import { loadConfig, type Config } from '../../src/config.ts'
 import type { Database } from '../../src/db/client.ts'
 
 const PASSWORD = 'correct horse battery staple'
@@ -34,88 +34,88 @@ async function node(t: Test, database: Database, clock: ReturnType<typeof manual
 
 const count = (results: { status: number }[], status: number) => results.filter((r) => r.status === status).length
 
-async function database(t: Test, driver: Driver) {
-  return (await openTestDatabase(t, driver)).database
-}
+/** As nginx forwards a request of `client`: whatever the client sent first, then the address nginx saw. */
+const via = (client: string, claimed?: string) => ({ 'x-forwarded-for': claimed ? `${claimed}, ${client}` : client })
 
 for (const driver of DRIVERS) {
-  t.test(`[${driver}] 100 simultaneous logins for one email: 5 are checked, the right password last is refused`, async (t) => {
+  t.test(`[${driver}] login and sign-up limits over real HTTP`, async (t) => {
     const clock = manualClock()
-    const db = await database(t, driver)
-    const n = await node(t, db, clock)
-    t.equal((await n.post('/dashboard/signup', { email: 'target@example.com', password: PASSWORD })).status, 200)
-    // Each guess from its own address, as a botnet would: only the account's limit stands in the way.
-    const results = await Promise.all(
-      Array.from({ length: 100 }, (_, i) =>
-        n.post('/dashboard/login', { email: 'target@example.com', password: i === 99 ? PASSWORD : `wrong guess ${i}!` }),
-      ),
-    )
-    t.equal(count(results, 400), 5, 'exactly the account limit of attempts is checked')
-    t.equal(count(results, 429), 95, 'every other attempt is refused before its password is checked')
-    t.equal(results[99].status, 429, 'the right password, sent last, is refused too')
-    t.notOk(results.some((r) => r.session), 'no session was opened')
-    const [row] = await n.repos.db.select().from(loginAttempts).where(eq(loginAttempts.key, 'account:target@example.com'))
-    t.equal(row.failures, 5, 'the database holds the 5 failures')
-  })
+    const { database } = await openTestDatabase(t, driver)
+    // Two nodes on one database behind one proxy on loopback, trusted one by address, one by hop count.
+    const a = await node(t, database, clock, { trustProxy: loadConfig({ TRUST_PROXY: '127.0.0.1' }).trustProxy })
+    const b = await node(t, database, clock, { trustProxy: loadConfig({ TRUST_PROXY: '1' }).trustProxy })
+    const attemptsOf = async (key: string) => (await a.repos.db.select().from(loginAttempts).where(eq(loginAttempts.key, key)))[0]?.failures ?? 0
 
-  t.test(`[${driver}] 100 simultaneous logins from one address to as many emails: 20 are checked`, async (t) => {
-    const clock = manualClock()
-    const n = await node(t, await database(t, driver), clock)
-    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => n.post('/dashboard/login', { email: `spray${i}@example.com`, password: 'password123456' })))
-    t.equal(count(results, 400), 20, 'exactly the per-address limit is checked')
-    t.equal(count(results, 429), 80)
-  })
+    t.test('100 simultaneous logins for one email: 5 are checked, the right password sent last is refused', async (t) => {
+      t.equal((await a.post('/dashboard/signup', { email: 'target@example.com', password: PASSWORD }, via('192.0.2.1'))).status, 200)
+      // Each guess from its own address, as a botnet would: only the account's limit stands in the way.
+      const results = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          a.post('/dashboard/login', { email: 'target@example.com', password: i === 99 ? PASSWORD : `wrong guess ${i}!` }, via(`198.18.0.${i + 1}`)),
+        ),
+      )
+      t.equal(count(results, 400), 5, 'exactly the account limit of attempts is checked')
+      t.equal(count(results, 429), 95, 'every other attempt is refused before its password is checked')
+      t.equal(results[99].status, 429, 'the right password, sent last, is refused too')
+      t.notOk(results.some((r) => r.session), 'no session was opened')
+      t.equal(await attemptsOf('account:target@example.com'), 5, 'the database holds the 5 failures')
+    })
 
-  t.test(`[${driver}] a successful login is not counted as a failure of its address`, async (t) => {
-    const clock = manualClock()
-    const n = await node(t, await database(t, driver), clock)
-    t.equal((await n.post('/dashboard/signup', { email: 'office@example.com', password: PASSWORD })).status, 200)
-    // 21 good logins from one office address: more than the per-address limit of failures.
-    for (let i = 0; i < 21; i++) t.equal((await n.post('/dashboard/login', { email: 'office@example.com', password: PASSWORD })).status, 303, `login ${i + 1}`)
-    const [row] = await n.repos.db.select().from(loginAttempts).where(eq(loginAttempts.key, 'ip:127.0.0.1'))
-    t.equal(row?.failures ?? 0, 0, 'nothing left on the address')
-  })
+    t.test('the same burst split over two nodes on one database', async (t) => {
+      t.equal((await b.post('/dashboard/signup', { email: 'shared@example.com', password: PASSWORD }, via('192.0.2.1'))).status, 200)
+      const results = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          (i % 2 ? a : b).post('/dashboard/login', { email: 'shared@example.com', password: i === 59 ? PASSWORD : `wrong guess ${i}!` }, via(`198.18.1.${i + 1}`)),
+        ),
+      )
+      t.equal(count(results, 400), 5, 'the account limit holds across both nodes')
+      t.equal(count(results, 429), 55)
+      t.notOk(results.some((r) => r.session))
+    })
 
-  t.test(`[${driver}] 40 simultaneous sign-ups from one address: 10 go through`, async (t) => {
-    const clock = manualClock()
-    const n = await node(t, await database(t, driver), clock)
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => n.post('/dashboard/signup', { email: `new${i}@example.com`, password: PASSWORD })))
-    t.equal(count(results, 200), 10)
-    t.equal(count(results, 429), 30)
-  })
+    t.test('100 simultaneous logins from one address to as many emails: 20 are checked', async (t) => {
+      const results = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).post('/dashboard/login', { email: `spray${i}@example.com`, password: 'password123456' }, via('203.0.113.1'))),
+      )
+      t.equal(count(results, 400), 20, 'exactly the per-address limit is checked')
+      t.equal(count(results, 429), 80)
+      t.equal(await attemptsOf('ip:203.0.113.1'), 20)
+    })
 
-  t.test(`[${driver}] two nodes on one database share the limits`, async (t) => {
-    const clock = manualClock()
-    const db = await database(t, driver)
-    const a = await node(t, db, clock)
-    const b = await node(t, db, clock)
-    t.equal((await a.post('/dashboard/signup', { email: 'shared@example.com', password: PASSWORD })).status, 200)
-    const results = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).post('/dashboard/login', { email: 'shared@example.com', password: i === 59 ? PASSWORD : `wrong guess ${i}!` })),
-    )
-    t.equal(count(results, 400), 5, 'the account limit holds across both nodes')
-    t.equal(count(results, 429), 55)
-    t.notOk(results.some((r) => r.session))
-  })
+    t.test('40 simultaneous sign-ups from one address: 10 go through', async (t) => {
+      const results = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).post('/dashboard/signup', { email: `new${i}@example.com`, password: PASSWORD }, via('203.0.113.2'))),
+      )
+      t.equal(count(results, 200), 10)
+      t.equal(count(results, 429), 30)
+    })
 
-  t.test(`[${driver}] TRUST_PROXY=1: an X-Forwarded-For the client made up cannot rotate its address`, async (t) => {
-    const clock = manualClock()
-    const n = await node(t, await database(t, driver), clock, { trustProxy: 1 })
-    // As nginx forwards them: whatever the client sent, then the address nginx saw (one client here).
-    const forwarded = (i: number) => ({ 'x-forwarded-for': `10.${i >> 8}.${i & 255}.1, 203.0.113.7` })
-    const logins = []
-    for (let i = 0; i < 30; i++) logins.push(await n.post('/dashboard/login', { email: `spray${i}@example.com`, password: 'password123456' }, forwarded(i)))
-    t.equal(count(logins, 400), 20, '20 failed logins from the client address, whatever it claimed')
-    t.equal(count(logins, 429), 10)
-    const signups = []
-    for (let i = 0; i < 15; i++) signups.push(await n.post('/dashboard/signup', { email: `new${i}@example.com`, password: PASSWORD }, forwarded(i)))
-    t.equal(count(signups, 200), 10, '10 sign-ups from the client address, whatever it claimed')
-    t.equal(count(signups, 429), 5)
-    // Another client behind the same proxy is not affected.
-    const other = await n.post('/dashboard/signup', { email: 'else@example.com', password: PASSWORD }, { 'x-forwarded-for': '198.51.100.4' })
-    t.equal(other.status, 200)
-    const rows = await n.repos.db.select().from(loginAttempts)
-    t.same(new Set(rows.map((r) => r.key.replace(/^(ip|signup):/, ''))).has('203.0.113.7'), true, 'counted under the address the proxy saw')
-    t.notOk(rows.some((r) => r.key.includes('10.')), 'never under an address the client made up')
+    t.test('a successful login is not counted as a failure of its address', async (t) => {
+      t.equal((await a.post('/dashboard/signup', { email: 'office@example.com', password: PASSWORD }, via('192.0.2.1'))).status, 200)
+      // 21 good logins from one office address: more than the per-address limit of failures.
+      for (let i = 0; i < 21; i++) {
+        t.equal((await a.post('/dashboard/login', { email: 'office@example.com', password: PASSWORD }, via('203.0.113.3'))).status, 303, `login ${i + 1}`)
+      }
+      t.equal(await attemptsOf('ip:203.0.113.3'), 0, 'nothing left on the address')
+    })
+
+    for (const [name, n] of [['addresses', a], ['hop count', b]] as const) {
+      t.test(`trusted by ${name}: an X-Forwarded-For the client made up cannot rotate its address`, async (t) => {
+        const client = n === a ? '203.0.113.4' : '203.0.113.5'
+        const logins = []
+        for (let i = 0; i < 30; i++) {
+          logins.push(await n.post('/dashboard/login', { email: `spoof${i}@example.com`, password: 'password123456' }, via(client, `10.0.${i}.1`)))
+        }
+        t.equal(count(logins, 400), 20, '20 failed logins from the client address, whatever it claimed')
+        t.equal(count(logins, 429), 10)
+        const signups = []
+        for (let i = 0; i < 15; i++) signups.push(await n.post('/dashboard/signup', { email: `spoof${i}@example.com`, password: PASSWORD }, via(client, `10.1.${i}.1`)))
+        t.equal(count(signups, 200), 10, '10 sign-ups from the client address, whatever it claimed')
+        t.equal(count(signups, 429), 5)
+        t.equal(await attemptsOf(`ip:${client}`), 20, 'counted under the address the proxy saw')
+        const made = await a.repos.db.select().from(loginAttempts)
+        t.notOk(made.some((r) => r.key.includes(':10.')), 'never under an address the client made up')
+      })
+    }
   })
 }
