@@ -137,6 +137,14 @@ export async function authRoutes(app: FastifyInstance, deps: { sessions: Session
     const csrf = preSessionCsrf(request, reply)
     const email = normalizeEmail(field(request.body, 'email'))
     const password = field(request.body, 'password')
+    // No account can have it, and the database could not even look it up (a NUL): a plain 400,
+    // neither counted nor checked.
+    try {
+      assertEmail(email)
+    } catch (err) {
+      if (err instanceof DomainError) return sendPage(reply, 400, loginPage(csrf, { email, error: err.message }))
+      throw err
+    }
     const now = ctx.clock()
     // Counted before the password is checked, so concurrent guesses cannot all be checked.
     const attempt = await throttle.begin(email, request.ip, now)
@@ -153,7 +161,7 @@ export async function authRoutes(app: FastifyInstance, deps: { sessions: Session
         }),
       )
     }
-    const account = email ? await ctx.repos.accounts.findByEmail(email) : undefined
+    const account = await ctx.repos.accounts.findByEmail(email)
     let ok = false
     if (account?.passwordHash && password.length <= PASSWORD_MAX_LENGTH) ok = await verifyPassword(account.passwordHash, password)
     else await verifyPassword(await dummy(), password.slice(0, PASSWORD_MAX_LENGTH))
