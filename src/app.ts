@@ -17,7 +17,7 @@ import { ServiceUnavailableError } from './errors.ts'
 import type { AppContext } from './context.ts'
 import { MODEL_NAME, SUPPORTED_LANGUAGES } from './nlp/types.ts'
 import contextPlugin from './plugins/app/context.ts'
-import errorsPlugin from './plugins/app/errors.ts'
+import errorsPlugin, { clientErrorHandler } from './plugins/app/errors.ts'
 import authPlugin from './plugins/app/auth.ts'
 import metricsPlugin from './plugins/app/metrics.ts'
 import openapiRoutes from './plugins/app/openapi-routes.ts'
@@ -76,6 +76,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Requests that arrive while the node stops get our own 503 SHUTTING_DOWN (hook below),
     // in the documented error shape, instead of Fastify's built-in one.
     return503OnClosing: false,
+    // Requests the HTTP parser refuses get the documented error shape too.
+    clientErrorHandler,
   })
   // Only JSON bodies are accepted; any other type is a 400 UNSUPPORTED_MEDIA_TYPE.
   app.removeContentTypeParser('text/plain')
