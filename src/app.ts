@@ -2,6 +2,7 @@
 // this, with their own database and clock.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { randomUUID } from 'node:crypto'
+import { stdSerializers } from 'pino'
 import type { Config } from './config.ts'
 import type { Database } from './db/client.ts'
 import { createRepositories } from './db/repositories/index.ts'
@@ -38,14 +39,38 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/
 
+/**
+ * A logged error without the values its SQL statement carried. Drizzle writes a failed
+ * statement's parameters (emails, token hashes, cache keys) into its error's message, stack and
+ * `params`; PostgreSQL's `detail` quotes the values of a violated key. The SQL text itself has
+ * only placeholders and stays, as do every code and the causes' messages.
+ */
+export function serializeError(err: Error): { [key: string]: unknown; type: string; message: string; stack: string } {
+  const out = stdSerializers.err(err) as unknown as { [key: string]: unknown; type: string; message: string; stack: string }
+  if (!out || typeof out !== 'object') return out
+  const seen = new Set<unknown>()
+  for (let e = err as { params?: unknown; cause?: unknown } | undefined; e && typeof e === 'object' && !seen.has(e); e = e.cause as typeof e) {
+    seen.add(e)
+    if (!Array.isArray(e.params)) continue
+    const values = `\nparams: ${String(e.params)}`
+    for (const key of ['message', 'stack'] as const) {
+      if (typeof out[key] === 'string') out[key] = out[key].replaceAll(values, '\nparams: [redacted]')
+    }
+  }
+  for (const key of ['params', 'parameters', 'args', 'detail']) delete out[key]
+  return out
+}
+
 export function loggerOptions(level: Config['logLevel']): FastifyServerOptions['logger'] {
   return {
     level,
     // Tokens, cookies and submitted text never reach the logs: headers that carry secrets are
-    // redacted and bodies are never logged; URLs are logged without their query string.
+    // redacted and bodies are never logged; URLs are logged without their query string; a
+    // database error is logged without its statement's values.
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+      err: serializeError,
     },
   }
 }
@@ -127,6 +152,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // promise where they need not wait: one promise and one microtask less each.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id)
+    // Every answer (JSON, the docs' HTML and scripts, metrics) is exactly the type it declares.
+    reply.header('x-content-type-options', 'nosniff')
     done(null, payload)
   })
   // Graceful stop: once close() begins, requests already running finish, and new /v1 requests

@@ -78,11 +78,13 @@ export function bearerTokenHash(header: string | undefined, tokenPrefix: string)
 }
 
 /** The account a token hash speaks for, as the database says now; else the one 401. */
-export async function authenticateHash(deps: TokenDeps, hash: string): Promise<TokenPrincipal> {
+export async function authenticateHash(deps: TokenDeps, hash: string): Promise<TokenPrincipal & { day: string }> {
   const now = deps.clock()
-  const principal = await deps.repos.tokens.findActiveByHash(hash, utcDay(now), now)
+  const day = utcDay(now)
+  const principal = await deps.repos.tokens.findActiveByHash(hash, day, now)
   if (!principal) throw new UnauthorizedError()
-  return principal
+  // `used` is that day's count.
+  return { ...principal, day }
 }
 
 /** Resolves an Authorization header to the account it speaks for, or throws the one 401. */
