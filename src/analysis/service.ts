@@ -48,6 +48,8 @@ export interface ClientConnection {
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
+// With the u flag a pair is one astral code point, so only a lone surrogate is in \p{Cs}.
+const LONE_SURROGATE = /\p{Cs}/u
 
 /**
  * Text the engine cannot analyse, although it has the right length (product decision): a lone
@@ -55,16 +57,10 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
  * text without any letter or digit has nothing to find in it. Both are 400 `INVALID_TEXT`.
  */
 export function assertAnalyzableText(text: string): void {
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i)
-    if (unit < 0xd800 || unit > 0xdfff) continue
-    const next = text.charCodeAt(i + 1)
-    if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-      i++
-      continue
-    }
-    const hex = unit.toString(16).toUpperCase()
-    throw new BadRequestError('INVALID_TEXT', `"text" contains a lone UTF-16 surrogate (\\u${hex} at UTF-16 offset ${i}), which is not a character; send well-formed Unicode text`)
+  const lone = LONE_SURROGATE.exec(text)
+  if (lone) {
+    const hex = lone[0].charCodeAt(0).toString(16).toUpperCase()
+    throw new BadRequestError('INVALID_TEXT', `"text" contains a lone UTF-16 surrogate (\\u${hex} at UTF-16 offset ${lone.index}), which is not a character; send well-formed Unicode text`)
   }
   if (!LETTER_OR_DIGIT.test(text)) throw new BadRequestError('INVALID_TEXT', '"text" has no letter or digit, so there is nothing to analyse')
 }
