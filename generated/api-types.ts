@@ -120,7 +120,11 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         AnalyzeRequest: {
-            /** @description The text to analyse, 200 to 30,000 Unicode code points (an emoji or other astral character counts once). */
+            /**
+             * @description The text to analyse, 200 to 30,000 Unicode code points (an emoji or other astral character counts once).
+             *     It must be well-formed Unicode (no lone UTF-16 surrogate such as `\ud800` written as a JSON escape) and
+             *     contain at least one letter or digit; otherwise 400 `INVALID_TEXT`, not counted.
+             */
             text: string;
             options?: components["schemas"]["AnalyzeOptions"];
         };
@@ -305,6 +309,18 @@ export interface components {
             message: string;
             /** @enum {string} */
             code: "METHOD_NOT_ALLOWED";
+        };
+        /**
+         * @description The answer to a request Node's HTTP parser refuses, before any route runs (no operation
+         *     declares it); the connection is closed after it.
+         */
+        ProtocolError: {
+            /** @description The HTTP status text. */
+            error: string;
+            /** @description What is wrong with the request. */
+            message: string;
+            /** @enum {string} */
+            code: "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE";
         };
         Health: {
             /** @constant */

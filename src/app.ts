@@ -2,6 +2,7 @@
 // this, with their own database and clock.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { randomUUID } from 'node:crypto'
+import { stdSerializers } from 'pino'
 import type { Config } from './config.ts'
 import type { Database } from './db/client.ts'
 import { createRepositories } from './db/repositories/index.ts'
@@ -17,7 +18,7 @@ import { ServiceUnavailableError } from './errors.ts'
 import type { AppContext } from './context.ts'
 import { MODEL_NAME, SUPPORTED_LANGUAGES } from './nlp/types.ts'
 import contextPlugin from './plugins/app/context.ts'
-import errorsPlugin from './plugins/app/errors.ts'
+import errorsPlugin, { clientErrorHandler } from './plugins/app/errors.ts'
 import authPlugin from './plugins/app/auth.ts'
 import metricsPlugin from './plugins/app/metrics.ts'
 import openapiRoutes from './plugins/app/openapi-routes.ts'
@@ -38,16 +39,50 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/
 
+/**
+ * A logged error without the values its SQL statement carried. Drizzle writes a failed
+ * statement's parameters (emails, token hashes, cache keys) into its error's message, stack and
+ * `params`; PostgreSQL's `detail` quotes the values of a violated key. The SQL text itself has
+ * only placeholders and stays, as do every code and the causes' messages.
+ */
+export function serializeError(err: Error): { [key: string]: unknown; type: string; message: string; stack: string } {
+  const out = stdSerializers.err(err) as unknown as { [key: string]: unknown; type: string; message: string; stack: string }
+  if (!out || typeof out !== 'object') return out
+  const seen = new Set<unknown>()
+  for (let e = err as { params?: unknown; cause?: unknown } | undefined; e && typeof e === 'object' && !seen.has(e); e = e.cause as typeof e) {
+    seen.add(e)
+    if (!Array.isArray(e.params)) continue
+    const values = `\nparams: ${String(e.params)}`
+    for (const key of ['message', 'stack'] as const) {
+      if (typeof out[key] === 'string') out[key] = out[key].replaceAll(values, '\nparams: [redacted]')
+    }
+  }
+  for (const key of ['params', 'parameters', 'args', 'detail']) delete out[key]
+  return out
+}
+
 export function loggerOptions(level: Config['logLevel']): FastifyServerOptions['logger'] {
   return {
     level,
     // Tokens, cookies and submitted text never reach the logs: headers that carry secrets are
-    // redacted and bodies are never logged; URLs are logged without their query string.
+    // redacted and bodies are never logged; URLs are logged without their query string; a
+    // database error is logged without its statement's values.
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+      err: serializeError,
     },
   }
+}
+
+/**
+ * Fastify's own number option trusts no hop at all (it cannot tell a proxy from a direct
+ * client), so a hop count is given as the function proxy-addr would compile from it: the
+ * nearest `hops` addresses are proxies, the one behind them is the client.
+ */
+export function trustProxyOption(trust: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (typeof trust !== 'number') return trust
+  return (_address: string, hop: number) => hop < trust
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -57,7 +92,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? loggerOptions(config.logLevel),
     // Room for 30,000 astral characters written as JSON \u escapes, and no more.
     bodyLimit: 1024 * 1024,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     genReqId: (req) => {
       const given = req.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req-${randomUUID()}`
@@ -66,6 +101,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Requests that arrive while the node stops get our own 503 SHUTTING_DOWN (hook below),
     // in the documented error shape, instead of Fastify's built-in one.
     return503OnClosing: false,
+    // Requests the HTTP parser refuses get the documented error shape too.
+    clientErrorHandler,
   })
   // Only JSON bodies are accepted; any other type is a 400 UNSUPPORTED_MEDIA_TYPE.
   app.removeContentTypeParser('text/plain')
@@ -115,6 +152,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // promise where they need not wait: one promise and one microtask less each.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id)
+    // Every answer (JSON, the docs' HTML and scripts, metrics) is exactly the type it declares.
+    reply.header('x-content-type-options', 'nosniff')
     done(null, payload)
   })
   // Graceful stop: once close() begins, requests already running finish, and new /v1 requests

@@ -1,4 +1,5 @@
 // Environment → typed Config, validated once at start-up; nothing else reads process.env.
+import { isIP } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 
@@ -27,11 +28,17 @@ export interface Config {
   analysisQueueMax: number
   /** An analysis running longer is abandoned (its worker replaced) and answered with 503. */
   analysisTimeoutMs: number
-  /** Behind a reverse proxy: trust X-Forwarded-* from it (for client IPs and HTTPS detection). */
-  trustProxy: boolean
+  /**
+   * Behind reverse proxies: how many hops to trust, or the proxies' addresses (IPs, CIDR ranges,
+   * or proxy-addr's names `loopback`, `linklocal`, `uniquelocal`). Client addresses and HTTPS
+   * come from X-Forwarded-* only through those hops. `false`: no proxy, the socket's address.
+   */
+  trustProxy: TrustProxy
   /** After SIGTERM, how long requests in flight may take before the process exits anyway. */
   shutdownGraceMs: number
 }
+
+export type TrustProxy = false | number | string[]
 
 export class ConfigError extends Error {
   constructor(variable: string, value: string, expected: string) {
@@ -58,6 +65,45 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   throw new ConfigError(name, raw, 'true or false')
 }
 
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal']
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.includes(entry)) return true
+  const [address, bits, ...rest] = entry.split('/')
+  const version = isIP(address)
+  if (!version || rest.length > 0) return false
+  if (bits === undefined) return true
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128)
+}
+
+/**
+ * A hop count or a list of addresses. `true` (trust every hop) is refused: with it the client
+ * address is whatever the client writes first in X-Forwarded-For, so per-address limits fail.
+ */
+function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? '').trim()
+  if (raw === '' || /^(0|false|no)$/i.test(raw)) return false
+  if (/^(true|yes)$/i.test(raw)) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      raw,
+      'the number of proxies in front of the service (e.g. 1 behind one nginx) or their addresses (e.g. 127.0.0.1 or 10.0.0.0/8, comma-separated); ' +
+        '"true" trusted every hop, which lets any client choose its own address through X-Forwarded-For',
+    )
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw)
+    if (hops > 16) throw new ConfigError('TRUST_PROXY', raw, 'a number of proxy hops from 0 to 16, or proxy addresses')
+    return hops === 0 ? false : hops
+  }
+  const entries = raw.split(',').map((e) => e.trim())
+  const bad = entries.find((e) => !isProxyAddress(e))
+  if (bad !== undefined) {
+    throw new ConfigError('TRUST_PROXY', raw, `a number of proxy hops, or comma-separated IP addresses or CIDR ranges of the proxies ("${bad}" is neither)`)
+  }
+  return entries
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel']
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', logLevel, LOG_LEVELS.join(', '))
@@ -81,7 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     analysisWorkers: integer(env, 'ANALYSIS_WORKERS', availableParallelism(), 0, 64),
     analysisQueueMax: integer(env, 'ANALYSIS_QUEUE_MAX', 64, 1, 100_000),
     analysisTimeoutMs: integer(env, 'ANALYSIS_TIMEOUT_MS', 10_000, 100, 600_000),
-    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
   }
 }

@@ -8,7 +8,7 @@ const V1 = ['analyzeText', 'getQuota'] as const
  * Every code the API answers with: its status and the operations (operationId) that can send
  * it. `ApiError` takes only these codes, so this table is what the server can send, and
  * openapi.yaml lists exactly these per operation (test/contract/error-codes.test.ts). NOT_FOUND
- * and METHOD_NOT_ALLOWED belong to paths, not operations; CLIENT_CLOSED_REQUEST is never sent.
+ * and METHOD_NOT_ALLOWED belong to paths, not operations, and the parser's codes to the connection; CLIENT_CLOSED_REQUEST is never sent.
  */
 export const ERROR_CODES = {
   INVALID_JSON: { status: 400, operations: ['analyzeText'] },
@@ -29,6 +29,10 @@ export const ERROR_CODES = {
   INVALID_TOKEN: { status: 401, operations: V1 },
   NOT_FOUND: { status: 404, operations: [] },
   METHOD_NOT_ALLOWED: { status: 405, operations: [] },
+  // Refused by the HTTP parser before any route: they belong to the connection, not an operation.
+  MALFORMED_REQUEST: { status: 400, operations: [] },
+  REQUEST_TIMEOUT: { status: 408, operations: [] },
+  HEADERS_TOO_LARGE: { status: 431, operations: [] },
   RATE_LIMITED: { status: 429, operations: V1 },
   QUOTA_EXCEEDED: { status: 429, operations: ['analyzeText'] },
   CLIENT_CLOSED_REQUEST: { status: 499, operations: [] },

@@ -1,7 +1,7 @@
 // POST /v1/analyze as a domain function: cache, language, quota, extraction, options.
 // Order of checks (product decisions): the caller is already authenticated; invalid input
 // (400, including an unsupported language) comes before the quota (429).
-import { overloadedError, UnsupportedLanguageError } from '../errors.ts'
+import { BadRequestError, overloadedError, UnsupportedLanguageError } from '../errors.ts'
 import type { Repositories } from '../db/repositories/index.ts'
 import type { Clock } from '../domain/clock.ts'
 import { invalidLanguageHint, isIso639_1 } from '../domain/languages.ts'
@@ -48,6 +48,24 @@ export interface ClientConnection {
   readonly signal: AbortSignal
 }
 
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
+// With the u flag a pair is one astral code point, so only a lone surrogate is in \p{Cs}.
+const LONE_SURROGATE = /\p{Cs}/u
+
+/**
+ * Text the engine cannot analyse, although it has the right length (product decision): a lone
+ * UTF-16 surrogate is no character at all (and would hash like U+FFFD in the cache key), and
+ * text without any letter or digit has nothing to find in it. Both are 400 `INVALID_TEXT`.
+ */
+export function assertAnalyzableText(text: string): void {
+  const lone = LONE_SURROGATE.exec(text)
+  if (lone) {
+    const hex = lone[0].charCodeAt(0).toString(16).toUpperCase()
+    throw new BadRequestError('INVALID_TEXT', `"text" contains a lone UTF-16 surrogate (\\u${hex} at UTF-16 offset ${lone.index}), which is not a character; send well-formed Unicode text`)
+  }
+  if (!LETTER_OR_DIGIT.test(text)) throw new BadRequestError('INVALID_TEXT', '"text" has no letter or digit, so there is nothing to analyse')
+}
+
 export async function analyzeForAccount(
   deps: AnalysisServiceDeps,
   /** Its token may still be unchecked: the reservation checks it (a 401 then, nothing counted). */
@@ -56,6 +74,7 @@ export async function analyzeForAccount(
   /** When the client has gone, the request ends in an error and is refunded. */
   client?: ClientConnection,
 ): Promise<AnalysisOutcome> {
+  assertAnalyzableText(input.text)
   const hint = input.options?.languageHint
   if (hint !== undefined && !isIso639_1(hint)) throw invalidLanguageHint(hint)
   const key = cacheKey(deps.model, account.accountId, hint, input.text)

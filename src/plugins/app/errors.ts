@@ -2,7 +2,10 @@
 // Fastify's own errors (body parsing, limits) are translated to the same documented shape.
 // A 5xx never leaks its message: the caller gets a request id, the log gets the details.
 import fp from 'fastify-plugin'
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import { ApiError, BadRequestError, ClientClosedError, MethodNotAllowedError, NotFoundError, ServiceUnavailableError, UnauthorizedError, type ErrorCode } from '../../errors.ts'
 import { allowedMethods } from './openapi-routes.ts'
 
@@ -64,6 +67,56 @@ function noRoute(request: FastifyRequest): ApiError {
   const allowed = allowedMethods(path)
   if (allowed) return new MethodNotAllowedError(request.method, path, allowed)
   return new NotFoundError(`No route ${request.method} ${path}; see /docs for the API`)
+}
+
+/** What a request Node's HTTP parser refused gets: status, code and message by parser error. */
+function clientErrorResponse(code: string | undefined): { status: number; code: ErrorCode; message: string } {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, code: 'HEADERS_TOO_LARGE', message: 'The request line and headers are larger than 16 KiB' }
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, code: 'REQUEST_TIMEOUT', message: 'The request was not received in time' }
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return { status: 400, code: 'MALFORMED_REQUEST', message: 'The request has both Content-Length and Transfer-Encoding, or an invalid Transfer-Encoding' }
+    case 'HPE_INVALID_HEADER_TOKEN':
+      return { status: 400, code: 'MALFORMED_REQUEST', message: 'A header name or value has a character HTTP does not allow' }
+    case 'HPE_INVALID_METHOD':
+    case 'HPE_INVALID_URL':
+    case 'HPE_INVALID_VERSION':
+    case 'HPE_INVALID_CONSTANT':
+      return { status: 400, code: 'MALFORMED_REQUEST', message: 'The request line is not "<method> <path> HTTP/1.1"' }
+    default:
+      return { status: 400, code: 'MALFORMED_REQUEST', message: 'The request is not valid HTTP/1.1' }
+  }
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's parser refused (before any route or hook)
+ * still gets the documented error shape and a request id. Only the parser's error code is
+ * logged: the error also carries the raw bytes, which may hold a token.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset connection has nobody to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const requestId = `req-${randomUUID()}`
+  const answer = clientErrorResponse(err.code)
+  this.log.info({ reqId: requestId, parserError: err.code, status: answer.status }, 'request refused by the HTTP parser')
+  // As Node's own handler: nothing is written into a response already under way on this socket.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage
+  if (socket.writable && !inFlight?.headersSent) {
+    const body = JSON.stringify({ error: STATUS_CODES[answer.status], message: answer.message, code: answer.code })
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\n` +
+        'X-Content-Type-Options: nosniff\r\n' +
+        'Connection: close\r\n\r\n' +
+        body,
+    )
+  }
+  socket.destroy()
 }
 
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
