@@ -74,7 +74,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // entity model loads where the analysis runs (here for the inline analyzer, in each worker for the pool).
   const { detectLanguage, languageDetector } = await import('./nlp/language.ts')
   languageDetector()
-  const repos = createRepositories(database.db, { asyncCounts: database.kind === 'postgres' })
+  const repos = createRepositories(database.db, {
+    asyncCounts: database.kind === 'postgres',
+    // Its request was answered 503: the count the database applied late is refunded.
+    onLateCount: (accountId, day, k) => {
+      for (let i = 0; i < k; i++) ctx.refunds!.defer({ accountId, day, used: 0 })
+    },
+  })
   // The hot-path statements are coalesced per node: concurrent requests share statements.
   repos.usage = withBatchedReservations(repos.usage)
   repos.tokens = withBatchedTokenLookups(repos.tokens)

@@ -65,7 +65,7 @@ t.test('PGlite: a statement waiting behind a transaction fails at the deadline; 
   released()
   await sleep(50)
   t.notOk(ran, 'the late transaction never ran its body')
-  t.same((await db.execute(sql`select 2 as n`)).rows, [{ n: 2 }], 'the database answers again')
+  t.same(((await db.execute(sql`select 2 as n`)) as unknown as { rows: unknown[] }).rows, [{ n: 2 }], 'the database answers again')
 })
 
 t.test('PostgreSQL: statement_timeout frees the connection of a statement past its deadline', { skip: !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL not set' }, async (t) => {
@@ -74,7 +74,7 @@ t.test('PostgreSQL: statement_timeout frees the connection of a statement past i
   // One connection: a statement still running on it would hold up the next.
   const database = await openDatabase({ databaseUrl: url, dataDir: 'unused', maxConnections: 1, statementTimeoutMs: T })
   t.teardown(() => database.close())
-  const slow = await database.db.execute(sql`select pg_sleep(${(T * 10) / 1000})`).catch((e) => e)
+  const slow = (await database.db.execute(sql`select pg_sleep(${(T * 10) / 1000})`).catch((e) => e)) as { cause?: { code?: string } }
   t.ok(isDatabaseDown(slow), `the slow statement fails as unavailable (${slow.cause?.code})`)
   const started = performance.now()
   await database.db.execute(sql`select 1`)
