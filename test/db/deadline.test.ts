@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm'
 import { openDatabase } from '../../src/db/client.ts'
 import { DatabaseTimeoutError, withDeadline } from '../../src/db/deadline.ts'
 import { isDatabaseDown, toApiError } from '../../src/plugins/app/errors.ts'
-import { freshPostgresUrl } from '../helpers/app.ts'
+import { buildTestApp, englishText, freshPostgresUrl, manualClock } from '../helpers/app.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const T = 300
@@ -89,4 +89,26 @@ t.test('PostgreSQL: statement_timeout frees the connection of a statement past i
     'a transaction past its deadline fails',
   )
   t.equal(ran, 1, 'and stops at its slow statement')
+})
+
+t.test('a count applied after its deadline is refunded: its request was answered 503', async (t) => {
+  const database = await openDatabase({ dataDir: 'memory://', statementTimeoutMs: T })
+  t.teardown(() => database.close())
+  const clock = manualClock()
+  const h = await buildTestApp(t, { database, clock, config: { databaseTimeoutMs: T } })
+  const { account, token } = await h.account('free')
+  const analyze = () => h.app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload: { text: englishText(1) } })
+  t.equal((await analyze()).statusCode, 200, 'served (and cached on this node)')
+
+  // The embedded database is held by a transaction; the next count waits behind it.
+  let release!: () => void
+  const held = database.db.transaction(() => new Promise<void>((r) => (release = r))).catch(() => {})
+  const res = await analyze()
+  t.same([res.statusCode, res.json().code], [503, 'DATABASE_UNAVAILABLE'], 'the count passed its deadline: 503')
+  release()
+  await held
+  // The count still ran when the database was free again; it is refunded.
+  const end = Date.now() + T * 20
+  while ((await h.repos.usage.usedOn(account.id, '2026-11-22')) !== 1 && Date.now() < end) await sleep(50)
+  t.equal(await h.repos.usage.usedOn(account.id, '2026-11-22'), 1, 'only the served request stays counted')
 })
