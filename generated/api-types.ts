@@ -446,7 +446,8 @@ export interface components {
         };
         /**
          * @description Temporarily unable to serve; never counted. `OVERLOADED`: the analysis queue is full.
-         *     `DATABASE_UNAVAILABLE`: the database does not answer. `ANALYSIS_TIMEOUT`: the analysis
+         *     `DATABASE_UNAVAILABLE`: the database does not answer within the statement deadline (2 s by
+         *     default), is out of connections or is restarting. `ANALYSIS_TIMEOUT`: the analysis
          *     took too long. `ANALYSIS_FAILED`: the worker running the analysis stopped (it has been
          *     replaced). `SHUTTING_DOWN`: the node is stopping. Retry after `Retry-After` seconds. The
          *     `X-RateLimit-*` headers are sent when the token had been checked before the failure.

@@ -10,7 +10,7 @@ import { systemClock, type Clock } from './domain/clock.ts'
 import { createAnalysisCache } from './analysis/cache.ts'
 import { createInlineAnalyzer, type Analyzer } from './analysis/analyzer.ts'
 import { createPoolAnalyzer } from './analysis/pool.ts'
-import { createRefundQueue } from './domain/refunds.ts'
+import { createRefundQueue, summarizeRefunds } from './domain/refunds.ts'
 import { withBatchedReservations } from './domain/reservation-batcher.ts'
 import { withBatchedTokenLookups } from './domain/token-batcher.ts'
 import { withBatchedCacheStatements } from './analysis/cache-batcher.ts'
@@ -111,7 +111,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // entity model loads where the analysis runs (here for the inline analyzer, in each worker for the pool).
   const { detectLanguage, languageDetector } = await import('./nlp/language.ts')
   languageDetector()
-  const repos = createRepositories(database.db)
+  const repos = createRepositories(database.db, {
+    asyncCounts: database.kind === 'postgres',
+    // Its request was answered 503: the count the database applied late is refunded.
+    onLateCount: (accountId, day, k) => {
+      for (let i = 0; i < k; i++) ctx.refunds!.defer({ accountId, day, used: 0 })
+    },
+  })
   // The hot-path statements are coalesced per node: concurrent requests share statements.
   repos.usage = withBatchedReservations(repos.usage)
   repos.tokens = withBatchedTokenLookups(repos.tokens)
@@ -139,6 +145,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     refunds: createRefundQueue({
       repos,
       onDrop: (r) => app.log.error({ accountId: r.accountId, day: r.day }, 'pending refund dropped'),
+      // Account ids and days only: what an operator needs to subtract the counts by hand.
+      onLost: (lost) =>
+        app.log.error({ refundsNotWritten: lost.length, counts: summarizeRefunds(lost) }, 'refunds not written before shutdown: these daily counts are too high by `count`'),
     }),
     warn: (err, message) => app.log.warn({ err }, message),
     shuttingDown: false,
@@ -158,8 +167,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   })
   // Graceful stop: once close() begins, requests already running finish, and new /v1 requests
   // (on connections still open) are refused with 503 SHUTTING_DOWN so that clients retry elsewhere.
+  let closingAt = 0
   app.addHook('preClose', async () => {
     ctx.shuttingDown = true
+    closingAt = Date.now()
   })
   app.addHook('onRequest', (request, _reply, done) => {
     if (ctx.shuttingDown && request.url.startsWith('/v1/')) {
@@ -193,7 +204,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     clearInterval(prune)
     await ctx.analyzer.close()
-    await ctx.refunds!.close()
+    // Refunds the database has not taken yet are retried until half the grace period after
+    // the shutdown began: the process is stopped at its end, and the database must still close.
+    await ctx.refunds!.close((closingAt || Date.now()) + config.shutdownGraceMs / 2)
   })
   return app
 }

@@ -11,6 +11,11 @@ export interface Config {
   dataDir: string
   /** Connections to the PostgreSQL server (postgres.js pool); unused with PGlite. */
   databasePoolMax: number
+  /**
+   * Deadline of every database statement, in ms: past it the request is answered 503
+   * DATABASE_UNAVAILABLE (on PostgreSQL also the server's statement_timeout).
+   */
+  databaseTimeoutMs: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Prefix of every token this deployment issues, `<service>_live_`. */
   tokenPrefix: string
@@ -121,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     dataDir: resolve(env.DATA_DIR || './data'),
     databasePoolMax: integer(env, 'DATABASE_POOL_MAX', 10, 2, 1000),
+    databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 2000, 100, 600_000),
     logLevel,
     tokenPrefix,
     cacheMaxBytes: integer(env, 'CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 2 ** 40),
