@@ -232,6 +232,15 @@ export interface components {
             /** @description Seconds until the quota resets. */
             retryAfter: number;
         };
+        BurstLimitError: {
+            /** @constant */
+            error: "Rate Limited";
+            message: string;
+            /** @constant */
+            code: "RATE_LIMITED";
+            /** @description Seconds until the token's burst limit lets a request through again. */
+            retryAfter: number;
+        };
         InternalError: {
             error: string;
             message: string;
@@ -293,8 +302,31 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The daily quota is exhausted; not counted. Retry after `retryAfter` seconds. */
-        QuotaExceeded: {
+        /**
+         * @description Not counted. `RATE_LIMITED`: the token sent more requests per second than its plan allows
+         *     (burst limit); retry after `retryAfter` seconds (usually 1). `QUOTA_EXCEEDED`: the daily
+         *     quota is exhausted; retry after `retryAfter` seconds (the next reset). The
+         *     `X-RateLimit-*` headers always describe the daily quota.
+         */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RateLimitError"] | components["schemas"]["BurstLimitError"];
+            };
+        };
+        /**
+         * @description The token sent more requests per second than its plan allows (burst limit, code
+         *     `RATE_LIMITED`); not counted. Retry after `retryAfter` seconds. The `X-RateLimit-*`
+         *     headers describe the daily quota.
+         */
+        RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -307,12 +339,12 @@ export interface components {
                 /**
                  * @example {
                  *       "error": "Rate Limited",
-                 *       "code": "QUOTA_EXCEEDED",
-                 *       "message": "Daily quota of 100 requests exceeded; it resets at 2026-11-23T00:00:00Z",
-                 *       "retryAfter": 3600
+                 *       "code": "RATE_LIMITED",
+                 *       "message": "Too many requests for this token: at most 5 per second on its plan; retry after 1 second",
+                 *       "retryAfter": 1
                  *     }
                  */
-                "application/json": components["schemas"]["RateLimitError"];
+                "application/json": components["schemas"]["BurstLimitError"];
             };
         };
         /** @description An unexpected server error; never counted. Quote `requestId` when reporting it. */
@@ -334,7 +366,8 @@ export interface components {
             };
         };
         /**
-         * @description Temporarily unable to serve; never counted. `OVERLOADED`: the analysis queue is full.
+         * @description Temporarily unable to serve; never counted. `OVERLOADED`: the analysis queue is full, or
+         *     the account holds its plan's share of it while other accounts wait.
          *     `DATABASE_UNAVAILABLE`: the database does not answer. `ANALYSIS_TIMEOUT`: the analysis
          *     took too long. `ANALYSIS_FAILED`: the worker running the analysis stopped (it has been
          *     replaced). `SHUTTING_DOWN`: the node is stopping. Retry after `Retry-After` seconds.
@@ -495,7 +528,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            429: components["responses"]["QuotaExceeded"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -534,6 +567,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
