@@ -87,6 +87,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           workers: config.analysisWorkers,
           queueMax: config.analysisQueueMax,
           timeoutMs: config.analysisTimeoutMs,
+          shares: config.queueShares,
           onWorkerError: (err) => app.log.error({ err }, 'analysis worker failed; replaced'),
           onBundleFallback: (err) => app.log.warn({ err }, 'worker bundle not built; workers load the sources through tsx'),
         })
