@@ -101,8 +101,9 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
   //   newest waiting analysis of the account furthest over its share, which ends with
   //   503 OVERLOADED before it started (refunded), so a full queue never locks a customer out;
   // - turns: analyses wait here, one FIFO per account, and are handed to piscina only when a
-  //   worker is free, the accounts with waiting analyses taking turns; so an analysis waits
-  //   for at most one analysis of each other waiting account, not for a whole queue of them.
+  //   worker is free, the accounts with waiting analyses taking turns, and an account with no
+  //   analysis running going ahead of those with some; so an analysis waits for at most one
+  //   analysis of each other waiting account, not for a whole queue of them.
   // Holders exist only while they hold places (at most one per place): memory is bounded.
   const capacity = opts.workers + opts.queueMax
   const shares = opts.shares ?? {}
@@ -126,7 +127,7 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
     if (used >= capacity && !(mine < share && evictOne(owner.account))) return undefined
     let holder = holders.get(owner.account)
     if (!holder) {
-      holder = { account: owner.account, share, places: 0, waiting: [] }
+      holder = { account: owner.account, share, places: 0, running: 0, waiting: [] }
       holders.set(owner.account, holder)
     }
     holder.share = share
@@ -168,6 +169,7 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
       waiting--
       if (holder.waiting.length > 0) turns.push(holder)
       running++
+      holder.running++
       turn.go()
     }
   }
@@ -176,6 +178,7 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
   function awaitTurn(slot: Slot, signal: AbortSignal | undefined, timeout: AbortSignal): Promise<void> {
     if (running < opts.workers && turns.length === 0) {
       running++
+      slot.holder.running++
       return Promise.resolve()
     }
     return new Promise<void>((resolve, reject) => {
@@ -208,7 +211,12 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
       }
       signal?.addEventListener('abort', onAbort, { once: true })
       timeout.addEventListener('abort', onTimeout, { once: true })
-      if (holder.waiting.length === 0) turns.push(holder)
+      if (holder.waiting.length === 0) {
+        // Nothing running: it has had no worker lately, so it goes ahead of those that have one.
+        const at = holder.running === 0 ? turns.findIndex((h) => h.running > 0) : -1
+        if (at < 0) turns.push(holder)
+        else turns.splice(at, 0, holder)
+      }
       holder.waiting.push(turn)
       waiting++
     })
@@ -255,6 +263,7 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
         })
         .finally(() => {
           running--
+          slot.holder.running--
           free(slot)
           dispatch()
         })
@@ -298,6 +307,8 @@ interface Holder {
   /** Its plan's share of the places, as a count. */
   share: number
   places: number
+  /** Its analyses on a worker. */
+  running: number
   /** Its analyses waiting for a worker, oldest first. */
   waiting: Turn[]
 }
