@@ -1,5 +1,5 @@
 // POST /v1/analyze as a domain function: cache, language, quota, extraction, options.
-// Order of checks (product decisions): the caller is already authenticated; invalid input
+// Order of checks (product decisions): the caller is already authenticated and within its burst limit; invalid input
 // (400, including an unsupported language) comes before the quota (429).
 import { overloadedError, UnsupportedLanguageError } from '../errors.ts'
 import type { Repositories } from '../db/repositories/index.ts'

@@ -1,5 +1,5 @@
 // Bearer authentication for /v1. Runs in onRequest, before the body is parsed, so a missing
-// or bad token is answered 401 whatever the body holds (check order: 401, 400, 429).
+// or bad token is answered 401 whatever the body holds (check order: 401, 429 RATE_LIMITED, 400, 429 QUOTA_EXCEEDED).
 //
 // POST /v1/analyze may defer the database check of its token (`deferrable`): when this node has
 // already seen the token, it knows the token's account (which never changes), so the cache can
