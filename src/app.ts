@@ -20,6 +20,7 @@ import { MODEL_NAME, SUPPORTED_LANGUAGES } from './nlp/types.ts'
 import contextPlugin from './plugins/app/context.ts'
 import errorsPlugin, { clientErrorHandler } from './plugins/app/errors.ts'
 import authPlugin from './plugins/app/auth.ts'
+import rateLimitPlugin from './plugins/app/rate-limit.ts'
 import metricsPlugin from './plugins/app/metrics.ts'
 import openapiRoutes from './plugins/app/openapi-routes.ts'
 import swaggerPlugin from './plugins/external/swagger.ts'
@@ -129,6 +130,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           workers: config.analysisWorkers,
           queueMax: config.analysisQueueMax,
           timeoutMs: config.analysisTimeoutMs,
+          shares: config.queueShares,
           onWorkerError: (err) => app.log.error({ err }, 'analysis worker failed; replaced'),
           onBundleFallback: (err) => app.log.warn({ err }, 'worker bundle not built; workers load the sources through tsx'),
         })
@@ -180,6 +182,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   })
   await app.register(contextPlugin, { ctx })
   await app.register(authPlugin)
+  await app.register(rateLimitPlugin)
   await app.register(errorsPlugin)
   await app.register(metricsPlugin)
   await app.register(swaggerPlugin)

@@ -34,6 +34,17 @@ export interface Config {
   /** An analysis running longer is abandoned (its worker replaced) and answered with 503. */
   analysisTimeoutMs: number
   /**
+   * Burst limit: requests per second and bucket size of each token, by plan (token bucket,
+   * src/domain/rate-limit.ts); a plan not listed is not limited. Undefined: no burst limit.
+   * Kept per node: behind N nodes a token can send up to N times the rate.
+   */
+  rateLimits: RateLimits | undefined
+  /**
+   * Fair share of the analysis queue: the fraction of a node's places (workers + queue) one
+   * account may hold while other accounts hold places too, by plan (src/analysis/pool.ts).
+   */
+  queueShares: Record<string, number>
+  /**
    * Behind reverse proxies: how many hops to trust, or the proxies' addresses (IPs, CIDR ranges,
    * or proxy-addr's names `loopback`, `linklocal`, `uniquelocal`). Client addresses and HTTPS
    * come from X-Forwarded-* only through those hops. `false`: no proxy, the socket's address.
@@ -44,6 +55,18 @@ export interface Config {
 }
 
 export type TrustProxy = false | number | string[]
+
+export type RateLimits = Record<string, { perSecond: number; burst: number }>
+
+/** Plan → requests per second / burst; documented in openapi.yaml (info) and README. */
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  free: { perSecond: 5, burst: 10 },
+  starter: { perSecond: 10, burst: 20 },
+  pro: { perSecond: 25, burst: 50 },
+  business: { perSecond: 50, burst: 100 },
+}
+
+export const DEFAULT_QUEUE_SHARES: Record<string, number> = { free: 0.125, starter: 0.25, pro: 0.5, business: 0.75 }
 
 export class ConfigError extends Error {
   constructor(variable: string, value: string, expected: string) {
@@ -109,6 +132,33 @@ function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
   return entries
 }
 
+/** `RATE_LIMITS`: `off`, or `plan=perSecond/burst` pairs separated by commas, over the defaults. */
+function rateLimits(env: NodeJS.ProcessEnv): RateLimits | undefined {
+  const raw = env.RATE_LIMITS
+  if (raw === undefined || raw.trim() === '') return DEFAULT_RATE_LIMITS
+  if (raw.trim() === 'off') return undefined
+  const limits = { ...DEFAULT_RATE_LIMITS }
+  for (const part of raw.split(',')) {
+    const m = /^\s*([a-z][a-z0-9_-]*)=(\d+(?:\.\d+)?)\/(\d+)\s*$/.exec(part)
+    if (!m || Number(m[2]) <= 0 || Number(m[3]) < 1) throw new ConfigError('RATE_LIMITS', raw, '"off" or plan=perSecond/burst pairs, e.g. free=5/10,business=50/100')
+    limits[m[1]] = { perSecond: Number(m[2]), burst: Number(m[3]) }
+  }
+  return limits
+}
+
+/** `QUEUE_SHARES`: `plan=fraction` pairs (0 < fraction ≤ 1) separated by commas, over the defaults. */
+function queueShares(env: NodeJS.ProcessEnv): Record<string, number> {
+  const raw = env.QUEUE_SHARES
+  const shares = { ...DEFAULT_QUEUE_SHARES }
+  if (raw === undefined || raw.trim() === '') return shares
+  for (const part of raw.split(',')) {
+    const m = /^\s*([a-z][a-z0-9_-]*)=(\d+(?:\.\d+)?)\s*$/.exec(part)
+    if (!m || Number(m[2]) <= 0 || Number(m[2]) > 1) throw new ConfigError('QUEUE_SHARES', raw, 'plan=fraction pairs with 0 < fraction <= 1, e.g. free=0.125,business=0.75')
+    shares[m[1]] = Number(m[2])
+  }
+  return shares
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel']
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', logLevel, LOG_LEVELS.join(', '))
@@ -133,6 +183,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     analysisWorkers: integer(env, 'ANALYSIS_WORKERS', availableParallelism(), 0, 64),
     analysisQueueMax: integer(env, 'ANALYSIS_QUEUE_MAX', 64, 1, 100_000),
     analysisTimeoutMs: integer(env, 'ANALYSIS_TIMEOUT_MS', 10_000, 100, 600_000),
+    rateLimits: rateLimits(env),
+    queueShares: queueShares(env),
     trustProxy: trustProxy(env),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
   }

@@ -94,6 +94,24 @@ export class QuotaExceededError extends ApiError {
   }
 }
 
+/** The token's request rate (burst limit, src/domain/rate-limit.ts); distinct from the daily quota. */
+export class RateLimitedError extends ApiError {
+  readonly retryAfter: number
+  constructor(perSecond: number, retryAfter: number) {
+    super(
+      429,
+      'Rate Limited',
+      'RATE_LIMITED',
+      `Too many requests for this token: at most ${perSecond} per second on its plan; retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}`,
+      { 'retry-after': String(retryAfter) },
+    )
+    this.retryAfter = retryAfter
+  }
+  override body() {
+    return { ...super.body(), retryAfter: this.retryAfter }
+  }
+}
+
 export class UnsupportedLanguageError extends BadRequestError {
   constructor(language: string, supported: readonly string[]) {
     super('UNSUPPORTED_LANGUAGE', `Language "${language}" is not supported (supported: ${supported.join(', ')})`)
@@ -106,7 +124,7 @@ export class ServiceUnavailableError extends ApiError {
   }
 }
 
-/** The analysis queue is full (the pool's bound, src/analysis/pool.ts). */
+/** The analysis queue is full, or the caller's account holds its share of it (src/analysis/pool.ts). */
 export function overloadedError(): ServiceUnavailableError {
   return new ServiceUnavailableError('OVERLOADED', 'The analysis queue is full; retry after 1 second', 1)
 }

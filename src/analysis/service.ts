@@ -1,5 +1,5 @@
 // POST /v1/analyze as a domain function: cache, language, quota, extraction, options.
-// Order of checks (product decisions): the caller is already authenticated; invalid input
+// Order of checks (product decisions): the caller is already authenticated and within its burst limit; invalid input
 // (400, including an unsupported language) comes before the quota (429).
 import { BadRequestError, overloadedError, UnsupportedLanguageError } from '../errors.ts'
 import type { Repositories } from '../db/repositories/index.ts'
@@ -8,7 +8,7 @@ import { invalidLanguageHint, isIso639_1 } from '../domain/languages.ts'
 import { refundRequest, reserveRequest, type Caller } from '../domain/quota.ts'
 import type { RefundQueue } from '../domain/refunds.ts'
 import type { Analysis } from '../nlp/types.ts'
-import type { AnalysisPlace, Analyzer } from './analyzer.ts'
+import { AbandonedExtraction, type AnalysisPlace, type Analyzer } from './analyzer.ts'
 import { cacheKey, type AnalysisCache, type CachedAnalysis } from './cache.ts'
 
 export interface AnalyzeInput {
@@ -71,7 +71,10 @@ export async function analyzeForAccount(
   /** Its token may still be unchecked: the reservation checks it (a 401 then, nothing counted). */
   account: Caller,
   input: AnalyzeInput,
-  /** When the client has gone, the request ends in an error and is refunded. */
+  /**
+   * When the client has gone, the request ends in an error; it is refunded unless its
+   * extraction had started (the work was done).
+   */
   client?: ClientConnection,
 ): Promise<AnalysisOutcome> {
   assertAnalyzableText(input.text)
@@ -86,19 +89,22 @@ export async function analyzeForAccount(
     if (!deps.supportedLanguages.includes(language)) throw new UnsupportedLanguageError(language, deps.supportedLanguages)
     // A full queue is answered before the quota is touched: an overloaded node costs no writes.
     if (deps.analyzer.admit) {
-      place = deps.analyzer.admit()
+      // Its account's share of the queue (plan of an unchecked token: the last one seen).
+      place = deps.analyzer.admit({ account: account.accountId, plan: account.plan })
       if (!place) throw overloadedError()
     }
   }
   try {
     client?.throwIfGone()
     const reservation = await reserveRequest(deps, account)
+    let extracted = false
     try {
       let outcome: AnalysisOutcome
       if (hit) {
         outcome = { analysis: hit.analysis, cached: true, entry: hit }
       } else {
         const analysis = await deps.analyzer.analyze(input.text, { language: language!, signal: client?.signal, place })
+        extracted = true
         // The answer is good without the cache write; a database hiccup here must not turn a
         // finished analysis into an error (and a refund).
         await deps.cache.put(key, analysis).catch((err) => deps.warn?.(err, 'cache write failed'))
@@ -107,6 +113,9 @@ export async function analyzeForAccount(
       client?.throwIfGone()
       return outcome
     } catch (err) {
+      // A client that went once its extraction had started is not refunded: the work was done.
+      if (err instanceof AbandonedExtraction) throw err.reason
+      if (extracted) throw err
       try {
         await refundRequest(deps, reservation, account)
       } catch (refundErr) {

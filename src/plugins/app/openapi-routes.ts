@@ -90,7 +90,13 @@ export default fp<{
         app.route({
           method: method.toUpperCase() as 'GET',
           url: path.replace(/\{(\w+)\}/g, ':$1'),
-          onRequest: secured ? (request: FastifyRequest) => app.requireToken(request, tokenCheck) : undefined,
+          // The token, then its burst limit: both before the body is read.
+          onRequest: secured
+            ? async (request: FastifyRequest) => {
+                await app.requireToken(request, tokenCheck)
+                app.limitRate(request)
+              }
+            : undefined,
           preValidation: validate
             ? async (request) => {
                 if (!validate(request.body)) throw validationError(validate.errors![0], request.body)
@@ -101,5 +107,5 @@ export default fp<{
       }
     }
   },
-  { name: 'openapi-routes', dependencies: ['auth', 'errors'] },
+  { name: 'openapi-routes', dependencies: ['auth', 'rate-limit', 'errors'] },
 )

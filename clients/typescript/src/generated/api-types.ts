@@ -259,7 +259,7 @@ export interface components {
             message: string;
             /** @enum {string} */
             code: "RATE_LIMITED";
-            /** @description Seconds to wait before retrying. */
+            /** @description Seconds until the token's burst limit lets a request through again. */
             retryAfter: number;
         };
         InternalError: {
@@ -413,7 +413,7 @@ export interface components {
                  * @example {
                  *       "error": "Rate Limited",
                  *       "code": "RATE_LIMITED",
-                 *       "message": "Too many requests for this token; retry after 1 second",
+                 *       "message": "Too many requests for this token: at most 5 per second on its plan; retry after 1 second",
                  *       "retryAfter": 1
                  *     }
                  */
@@ -445,7 +445,8 @@ export interface components {
             };
         };
         /**
-         * @description Temporarily unable to serve; never counted. `OVERLOADED`: the analysis queue is full.
+         * @description Temporarily unable to serve; never counted. `OVERLOADED`: the analysis queue is full, or
+         *     the account holds its plan's share of it while other accounts wait.
          *     `DATABASE_UNAVAILABLE`: the database does not answer within the statement deadline (2 s by
          *     default), is out of connections or is restarting. `ANALYSIS_TIMEOUT`: the analysis
          *     took too long. `ANALYSIS_FAILED`: the worker running the analysis stopped (it has been
