@@ -67,7 +67,7 @@ export async function evalRelations(opts: RelationEvalOptions): Promise<Relation
   if (opts.cv && opts.cv > 1) {
     const K = opts.cv
     // Imported here: training code is not needed to score the committed model.
-    const { TRAIN_SETS, prepareAll, trainModel, patternConfidence } = await import('./train-relations.ts')
+    const { TRAIN_SETS, prepareAll, trainModel, patternConfidence, places } = await import('./train-relations.ts')
     log(`relations: ${K}-fold cross-validation by document: the relation model is retrained without each fold; the tagger is the committed one (it may have seen these texts)`)
     const train = prepareAll(TRAIN_SETS, log)
     const fold = new Map<string, number>()
@@ -76,7 +76,7 @@ export async function evalRelations(opts: RelationEvalOptions): Promise<Relation
     for (let f = 0; f < K; f++) {
       const keep = train.filter((d) => fold.get(d.rel.domain + '\u0000' + d.rel.id) !== f)
       const { file } = trainModel(keep, { seed: 20042, epochs: 15 })
-      const model = parseRelationModel({ ...file, patternConfidence: patterns })
+      const model = parseRelationModel({ ...file, patternConfidence: patterns, places: [...places()] })
       const held = docs.filter((d) => fold.get(d.domain + '\u0000' + d.id) === f)
       for (const rel of held) scoreDoc(rel, model, opts, counts, conf)
       log(`relations: fold ${f + 1}/${K}: trained on ${keep.length} documents, scored ${held.length}`)

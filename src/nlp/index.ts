@@ -56,7 +56,7 @@ function evidence(doc: Tokenized, s: Sentence, first1: number, first2: number, l
  */
 export function extractRelations(doc: Tokenized, entities: Entity[], model: RelationModel = relationModel, words?: Uint32Array): Decision[] {
   const anchors = anchorsBySentence(doc, entities)
-  const candidates = candidatePairs(anchors)
+  const candidates = candidatePairs(anchors, model.places)
   if (!candidates.length) return []
   const decisions = decideRelations(doc, anchors, candidates, model, words ?? wordHashes(doc), entities)
   decisions.sort((a, b) => b.confidence - a.confidence || a.candidate.source.first - b.candidate.source.first)

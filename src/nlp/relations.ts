@@ -76,7 +76,7 @@ const MAX_ANCHORS = 40
  * MAX_GAP tokens apart), and across two adjacent sentences for the entity pairs that share no
  * sentence ("Schneider … He coached the Russian team").
  */
-export function candidatePairs(anchors: Anchor[][]): RelationCandidate[] {
+export function candidatePairs(anchors: Anchor[][], places?: PlaceTable): RelationCandidate[] {
   const out: RelationCandidate[] = []
   const together = new Set<string>()
   const pairKey = (x: Anchor, y: Anchor) => x.entity.name + '\u0000' + x.entity.type + '\u0000' + y.entity.name + '\u0000' + y.entity.type
@@ -107,6 +107,17 @@ export function candidatePairs(anchors: Anchor[][]): RelationCandidate[] {
         out.push({ source: x, target: y, sent: s, sent2: s + 1 })
         out.push({ source: y, target: x, sent: s + 1, sent2: s })
       }
+    }
+    for (const x of l1) for (const y of l2) together.add(pairKey(x, y)).add(pairKey(y, x))
+  }
+  if (places) {
+    // A place and its country anywhere in the document: their first mentions.
+    const firsts: Anchor[] = []
+    const seen = new Set<Entity>()
+    for (const list of anchors) for (const a of list) if (!a.pronoun && !seen.has(a.entity)) { seen.add(a.entity); firsts.push(a) }
+    for (const x of firsts) for (const y of firsts) {
+      if (x === y || together.has(pairKey(x, y)) || !inCountry(places, x.entity, y.entity)) continue
+      out.push({ source: x, target: y, sent: x.sent, sent2: y.sent })
     }
   }
   return out
@@ -166,7 +177,13 @@ export const PATTERNS: Pattern[] = [
   { type: 'family_of', src: ['PER'], tgt: ['PER'], between: /\b(wife|husband|son|daughter|brother|sister|father|mother|widow|widower|cousin|uncle|aunt|nephew|niece|grandson|granddaughter|grandfather|grandmother|spouse|sibling|parents?|child|children)\b|\bmarried\b/ },
   { type: 'works_for', src: ['PER'], tgt: ['ORG'], between: /\b(chief executive|ceo|chairman|chairwoman|president|director|head|founder|employee|spokes(man|woman|person)|professor|manager|editor|worked|works|working|employed|hired|appointed|coach|leader) (of|at|for|with)\b/ },
   { type: 'located_in', src: ['ORG', 'LOC'], tgt: ['LOC'], between: /\b(headquartered|based|located|situated|lies|capital|city|town|village|municipality|county|district|province|region|state) (in|of)\b|^,$/ },
+  { type: 'lives_in', src: ['PER'], tgt: ['LOC'], between: /\b(lives?|lived|living|resides?|resided|residing|settled|moved) (in|to)\b|\bresident of\b|\bhome in\b/ },
 ]
+
+/** Feature of a cue phrase as the classifier of its own type reads it (trained from a prior, see train-relations.ts). */
+export function patternFeature(k: number): number {
+  return feat(R.pat, k)
+}
 
 /** Lower-cased words between the two mentions of a candidate, earlier one first. */
 function betweenText(doc: Tokenized, from: number, to: number): string {
@@ -220,12 +237,30 @@ export function argumentFits(e: Entity): boolean {
   return true
 }
 
+/** Hash of a place name as the place table keys it (case, dots and spacing ignored). */
+export function placeKey(name: string): number {
+  return fnv(name.toLowerCase().replace(/[.’']/g, '').replace(/\s+/g, ' ').trim())
+}
+
+/** Place-name hash → country index × 2 (+1 for the country's own name); see scripts/nlp/places.ts. */
+export type PlaceTable = { get(key: number): number | undefined }
+
+/** Far apart in a document, a place and its country: the one pair read across any distance. */
+export function inCountry(places: PlaceTable | undefined, x: Entity, y: Entity): boolean {
+  if (!places || x.type !== 'LOC' || y.type !== 'LOC') return false
+  const a = places.get(placeKey(x.name))
+  const b = places.get(placeKey(y.name))
+  return a !== undefined && b !== undefined && (a & 1) === 0 && (b & 1) === 1 && a >> 1 === b >> 1
+}
+
 export interface RelationModel {
+  /** Place name → country, for the place features and the far pairs. */
+  places?: PlaceTable
   /** Feature id → index into `weights`. */
   features: IdIndex
   weights: Float64Array
-  /** Per classified type: the map from classifier probability to confidence … */
-  calibration: Partial<Record<RelationType, Calibration>>
+  /** Per classified type: the map from classifier probability to confidence (key "type*": where a cue phrase of the type matched) … */
+  calibration: Record<string, Calibration>
   /** … and the lowest confidence at which a relation of that type is reported. */
   threshold: Partial<Record<RelationType, number>>
   /** Confidence of a pattern-only relation, by cue-phrase index (measured on labelled predictions). */
@@ -242,7 +277,7 @@ const R = {
   srank: 22, ranks: 23, uw: 24, sgaz: 25, tgaz: 26, smc: 27, tmc: 28, crowd: 29,
   dsyn: 30, dord: 31, ctx2: 32,
   pat: 33, patTp: 34, xs: 35, xsOrd: 36, xsPre: 37, xsPost: 38, first: 39, sal: 40, cooc: 41, only: 42,
-  typed: 43, xsHead: 44, xsGaz: 45, sentPos: 46,
+  typed: 43, xsHead: 44, xsGaz: 45, sentPos: 46, place: 47, far2: 48,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -298,9 +333,11 @@ export function docContext(anchors: Anchor[][], entities: Entity[]): DocContext 
  * Features (hashed, see features.ts) of a candidate pair, shared by every relation type; the
  * classifier of type k reads each as `typedFeature(f, k)`.
  */
-export function relationFeatures(doc: Tokenized, words: Uint32Array, c: RelationCandidate, anchors: Anchor[][], ctx: DocContext, matched: number[]): number[] {
+export function relationFeatures(doc: Tokenized, words: Uint32Array, c: RelationCandidate, anchors: Anchor[][], ctx: DocContext, matched: number[], places?: PlaceTable): number[] {
   const { source: s, target: t } = c
-  const tp = TYPE_ID[s.entity.type] * 8 + TYPE_ID[t.entity.type]
+  // A state joins an organization as an organization does: no corpus has the pair otherwise.
+  const sType = s.entity.type === 'LOC' && t.entity.type === 'ORG' ? 'ORG' : s.entity.type
+  const tp = TYPE_ID[sType] * 8 + TYPE_ID[t.entity.type]
   const forward = s.first < t.first
   const [a, b] = forward ? [s, t] : [t, s]
   const toks = doc.tokens
@@ -322,10 +359,18 @@ export function relationFeatures(doc: Tokenized, words: Uint32Array, c: Relation
   if (t.pronoun) f.push(feat(R.tpron, tp))
   f.push(feat(R.shead, words[s.last - 1], tp), feat(R.thead, words[t.last - 1], tp))
   for (const k of matched) f.push(feat(R.pat, k), feat(R.patTp, k, tp))
+  if (places) {
+    // Known places: the same country (a town and its country), another one, or both countries.
+    const a1 = places.get(placeKey(s.entity.name))
+    const b1 = places.get(placeKey(t.entity.name))
+    if (a1 !== undefined && b1 !== undefined) f.push(feat(R.place, (a1 >> 1 === b1 >> 1 ? 1 : 2) + 4 * (a1 & 1) + 8 * (b1 & 1), tp))
+    else f.push(feat(R.place, (a1 === undefined ? 0 : 16 + (a1 & 1)) + (b1 === undefined ? 0 : 32 + 2 * (b1 & 1)), tp))
+  }
 
   if (c.sent !== c.sent2) {
     // Two sentences: what each mention's neighbourhood says, and which comes first.
     f.push(feat(R.xs, tp), feat(R.xsOrd, forward ? 1 : 0, tp))
+    if (Math.abs(c.sent - c.sent2) > 1) f.push(feat(R.far2, tp))
     const s1 = doc.sentences[a.sent]
     const s2 = doc.sentences[b.sent]
     f.push(feat(R.xsPre, a.first > s1.first ? words[a.first - 1] : 1, tp * 2 + (forward ? 1 : 0)))
@@ -419,21 +464,34 @@ export interface Scored {
   candidate: RelationCandidate
   /** Cue-phrase index of a pattern-only relation. */
   pattern?: number
+  /** The candidate matches a cue phrase of the type. */
+  cue?: boolean
 }
 
 /**
  * Every (candidate, type) the engine considers, with its features: the argument checks and the
  * entity-type restrictions applied. `score` is filled by `scoreCandidates`.
  */
-export function typedCandidates(doc: Tokenized, anchors: Anchor[][], candidates: RelationCandidate[], ctx: DocContext, words: Uint32Array): { candidate: RelationCandidate; types: RelationType[]; feats: number[]; patternOnly?: { type: RelationType; pattern: number } }[] {
-  const out: { candidate: RelationCandidate; types: RelationType[]; feats: number[]; patternOnly?: { type: RelationType; pattern: number } }[] = []
+export interface TypedCandidate {
+  candidate: RelationCandidate
+  /** Classified types the entity types allow. */
+  types: RelationType[]
+  feats: number[]
+  /** Types whose own cue phrase the pair matches (calibrated apart: see train-relations.ts). */
+  cues: RelationType[]
+  patternOnly?: { type: RelationType; pattern: number }
+}
+
+export function typedCandidates(doc: Tokenized, anchors: Anchor[][], candidates: RelationCandidate[], ctx: DocContext, words: Uint32Array, places?: PlaceTable): TypedCandidate[] {
+  const out: TypedCandidate[] = []
   for (const c of candidates) {
     if (!argumentFits(c.source.entity) || !argumentFits(c.target.entity)) continue
     const types = LEARNED_TYPES[c.source.entity.type + '>' + c.target.entity.type]
     const matched = matchingPatterns(doc, c)
     const patternOnly = patternOnlyMatch(c, matched)
     if (!types && !patternOnly) continue
-    out.push({ candidate: c, types: types ?? [], feats: types ? relationFeatures(doc, words, c, anchors, ctx, matched) : [], patternOnly })
+    const cues = types ? types.filter((t) => matched.some((k) => PATTERNS[k].type === t)) : []
+    out.push({ candidate: c, types: types ?? [], feats: types ? relationFeatures(doc, words, c, anchors, ctx, matched, places) : [], cues, patternOnly })
   }
   return out
 }
@@ -446,15 +504,15 @@ export function decideRelations(doc: Tokenized, anchors: Anchor[][], candidates:
     const prev = best.get(k)
     if (!prev || d.score > prev.score || (d.score === prev.score && span(doc, d.candidate) < span(doc, prev.candidate))) best.set(k, d)
   }
-  for (const tc of typedCandidates(doc, anchors, candidates, ctx, words)) {
+  for (const tc of typedCandidates(doc, anchors, candidates, ctx, words, model.places)) {
     const c = tc.candidate
     if (tc.patternOnly) {
       const score = model.patternConfidence[String(tc.patternOnly.pattern)]
       if (score !== undefined) keep({ type: tc.patternOnly.type, score, candidate: c, pattern: tc.patternOnly.pattern }, tripleKey(c.source.entity, tc.patternOnly.type, c.target.entity))
     }
-    for (const type of tc.types) keep({ type, score: relationScore(model, tc.feats, type), candidate: c }, tripleKey(c.source.entity, type, c.target.entity))
+    for (const type of tc.types) keep({ type, score: relationScore(model, tc.feats, type), candidate: c, cue: tc.cues.includes(type) }, tripleKey(c.source.entity, type, c.target.entity))
   }
-  return finalize(best, (d) => (d.pattern !== undefined ? d.score : calibrateType(model, d.type, d.score)), (d, conf) => d.pattern !== undefined || conf >= (model.threshold[d.type] ?? 0.5))
+  return finalize(best, (d) => (d.pattern !== undefined ? d.score : calibrateType(model, d.type, d.score, d.cue)), (d, conf) => d.pattern !== undefined || conf >= (model.threshold[d.type] ?? 0.5))
 }
 
 export function tripleKey(s: Entity, type: RelationType, t: Entity): string {
@@ -467,8 +525,9 @@ function span(doc: Tokenized, c: RelationCandidate): number {
   return b.end - a.start
 }
 
-export function calibrateType(model: RelationModel, type: RelationType, score: number): number {
-  const c = model.calibration[type]
+/** Confidence of a classified relation: its type's map, a separate one when a cue phrase of the type matched. */
+export function calibrateType(model: Pick<RelationModel, 'calibration'>, type: RelationType, score: number, cue = false): number {
+  const c = (cue ? model.calibration[type + '*'] : undefined) ?? model.calibration[type]
   return c ? calibrate(c, score) : score
 }
 
@@ -504,9 +563,11 @@ export interface RelationModelFile {
   format: 'tea-relations-3'
   /** Hashed feature id (decimal) → weight. */
   weights: Record<string, number>
-  calibration: Partial<Record<RelationType, Calibration>>
+  calibration: Record<string, Calibration>
   threshold: Partial<Record<RelationType, number>>
   patternConfidence: Record<string, number>
+  /** Place-name hash → country index × 2 (+1 for a country's own name), sorted by hash. */
+  places: [number, number][]
 }
 
 export function parseRelationModel(j: RelationModelFile): RelationModel {
@@ -518,5 +579,6 @@ export function parseRelationModel(j: RelationModelFile): RelationModel {
     calibration: j.calibration,
     threshold: j.threshold,
     patternConfidence: j.patternConfidence,
+    places: new Map(j.places),
   }
 }
