@@ -228,12 +228,21 @@ const INSTITUTION_HEADS = new Set(('fleet army navy corps brigade division regim
   'school academy institute museum bank company corporation inc ltd corp group party council committee ministry ' +
   'department agency association union league club team church hospital court parliament assembly commission').split(' '))
 
+// Heads that name a company, never a person ("Acme Robotics" read as a person works for no one).
+const COMPANY_HEADS = new Set(('robotics technologies technology systems software labs laboratories motors airlines airways ' +
+  'pharmaceuticals industries holdings partners capital ventures networks media communications electronics energy').split(' '))
+
 /** Whether an entity may fill an argument of a relation, beyond its entity type. */
 export function argumentFits(e: Entity): boolean {
   const ws = e.name.toLowerCase().split(/\s+/)
   const head = ws[ws.length - 1].replace(/[.,]$/, '')
-  if (e.type === 'PER') return !(ws.length === 1 && ROLE_WORDS.has(head)) && !(ws.length <= 2 && ROLE_WORDS.has(ws[0]) && ROLE_WORDS.has(head))
+  if (e.type === 'PER') {
+    if (ROLE_WORDS.has(head) && (ws.length === 1 || ROLE_WORDS.has(ws[0]))) return false
+    return !INSTITUTION_HEADS.has(head) && !COMPANY_HEADS.has(head)
+  }
   if (e.type === 'LOC') return !INSTITUTION_HEADS.has(head)
+  // An organization's name does not start with a job title ("CEO Jane").
+  if (e.type === 'ORG') return !(ws.length > 1 && ROLE_WORDS.has(ws[0]) && ws[0] !== 'head')
   return true
 }
 
