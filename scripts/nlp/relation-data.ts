@@ -51,9 +51,11 @@ function fromRedocred(r: RedocredRow): RelDoc {
   const clusters = r.entities.map((e) => ({ type: serviceType(e.type), mentions: e.mentions.map((m) => ({ start: m.start, end: m.end, text: m.text })) }))
   const triples = new Set<string>()
   for (const x of r.relations) if (x.type && annotated.has(x.type as RelationType)) triples.add(`${x.type}|${x.source}|${x.target}`)
-  // Residence (P551) is annotated 14 times in 500 articles that say where many people lived:
-  // as training negatives its absences would teach that nobody lives anywhere.
-  const trained = new Set(REDOCRED_TYPES.filter((t) => t !== 'lives_in'))
+  // Residence (P551) is annotated 14 times in 500 articles that say where many people lived.
+  // Left out of training (tried), the classifier learned from CoNLL04 alone reports lives_in
+  // about 600 times on these articles for 14 annotated, and the calibration error on them went
+  // from 0.035 to 0.12: the corpus's sparse labels are what its readers will meet, so they stay.
+  const trained = annotated
   return { id: r.id, domain: 'redocred', text: r.text, clusters, triples, annotated, trained }
 }
 
