@@ -120,7 +120,11 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         AnalyzeRequest: {
-            /** @description The text to analyse, 200 to 30,000 Unicode code points (an emoji or other astral character counts once). */
+            /**
+             * @description The text to analyse, 200 to 30,000 Unicode code points (an emoji or other astral character counts once).
+             *     It must be well-formed Unicode (no lone UTF-16 surrogate such as `\ud800` written as a JSON escape) and
+             *     contain at least one letter or digit; otherwise 400 `INVALID_TEXT`, not counted.
+             */
             text: string;
             options?: components["schemas"]["AnalyzeOptions"];
         };
@@ -138,12 +142,13 @@ export interface components {
             includeEvidence?: boolean;
         };
         /**
-         * @description A lower-case ISO 639-1 code (400 `INVALID_LANGUAGE_HINT` otherwise). When given it overrides
-         *     detection and is reported as `meta.language`; a language other than `en` gets 400
-         *     `UNSUPPORTED_LANGUAGE`.
-         * @enum {string}
+         * @description The language of the text, as a lower-case ISO 639-1 code. Only `en` (English) is
+         *     supported today. A string that is not an ISO 639-1 code gets 400 `INVALID_LANGUAGE_HINT`;
+         *     any other valid code (`de`, `fr`, ...) gets 400 `UNSUPPORTED_LANGUAGE`. When given it
+         *     overrides detection and is reported as `meta.language`.
+         * @example en
          */
-        LanguageCode: "aa" | "ab" | "ae" | "af" | "ak" | "am" | "an" | "ar" | "as" | "av" | "ay" | "az" | "ba" | "be" | "bg" | "bi" | "bm" | "bn" | "bo" | "br" | "bs" | "ca" | "ce" | "ch" | "co" | "cr" | "cs" | "cu" | "cv" | "cy" | "da" | "de" | "dv" | "dz" | "ee" | "el" | "en" | "eo" | "es" | "et" | "eu" | "fa" | "ff" | "fi" | "fj" | "fo" | "fr" | "fy" | "ga" | "gd" | "gl" | "gn" | "gu" | "gv" | "ha" | "he" | "hi" | "ho" | "hr" | "ht" | "hu" | "hy" | "hz" | "ia" | "id" | "ie" | "ig" | "ii" | "ik" | "io" | "is" | "it" | "iu" | "ja" | "jv" | "ka" | "kg" | "ki" | "kj" | "kk" | "kl" | "km" | "kn" | "ko" | "kr" | "ks" | "ku" | "kv" | "kw" | "ky" | "la" | "lb" | "lg" | "li" | "ln" | "lo" | "lt" | "lu" | "lv" | "mg" | "mh" | "mi" | "mk" | "ml" | "mn" | "mr" | "ms" | "mt" | "my" | "na" | "nb" | "nd" | "ne" | "ng" | "nl" | "nn" | "no" | "nr" | "nv" | "ny" | "oc" | "oj" | "om" | "or" | "os" | "pa" | "pi" | "pl" | "ps" | "pt" | "qu" | "rm" | "rn" | "ro" | "ru" | "rw" | "sa" | "sc" | "sd" | "se" | "sg" | "si" | "sk" | "sl" | "sm" | "sn" | "so" | "sq" | "sr" | "ss" | "st" | "su" | "sv" | "sw" | "ta" | "te" | "tg" | "th" | "ti" | "tk" | "tl" | "tn" | "to" | "tr" | "ts" | "tt" | "tw" | "ty" | "ug" | "uk" | "ur" | "uz" | "ve" | "vi" | "vo" | "wa" | "wo" | "xh" | "yi" | "yo" | "za" | "zh" | "zu";
+        LanguageCode: string;
         AnalyzeResult: {
             /** @description Deduplicated canonical names, most salient first, at most `maxEntitiesPerType` each. */
             entities: {
@@ -215,28 +220,107 @@ export interface components {
              */
             resetAt: string;
         };
-        Error: {
+        AnalyzeBadRequestError: {
             /** @description The HTTP status text. */
             error: string;
             /** @description What went wrong and what to do, for a person. */
             message: string;
-            /** @description A stable machine-readable code. */
-            code: string;
+            /**
+             * @description Which rule of the input was broken (see the 400 response).
+             * @enum {string}
+             */
+            code: "INVALID_JSON" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "INVALID_BODY" | "MISSING_FIELD" | "UNKNOWN_FIELD" | "INVALID_FIELD_TYPE" | "TEXT_TOO_SHORT" | "TEXT_TOO_LONG" | "INVALID_TEXT" | "INVALID_MAX_ENTITIES" | "INVALID_LANGUAGE_HINT" | "UNSUPPORTED_LANGUAGE" | "VALIDATION_ERROR" | "BAD_REQUEST";
+        };
+        UnauthorizedError: {
+            /** @description The HTTP status text. */
+            error: string;
+            /** @description What went wrong and what to do, for a person. */
+            message: string;
+            /** @enum {string} */
+            code: "INVALID_TOKEN";
         };
         RateLimitError: {
-            /** @constant */
-            error: "Rate Limited";
+            /** @description The HTTP status text. */
+            error: string;
+            /** @description What went wrong and when to retry, for a person. */
             message: string;
-            /** @constant */
-            code: "QUOTA_EXCEEDED";
-            /** @description Seconds until the quota resets. */
+            /**
+             * @description `RATE_LIMITED`: the token's burst limit. `QUOTA_EXCEEDED`: the daily quota.
+             * @enum {string}
+             */
+            code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
+            /** @description Seconds to wait; for `QUOTA_EXCEEDED`, the seconds until the quota resets. */
+            retryAfter: number;
+        };
+        BurstLimitError: {
+            /** @description The HTTP status text. */
+            error: string;
+            /** @description What went wrong and when to retry, for a person. */
+            message: string;
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+            /** @description Seconds until the token's burst limit lets a request through again. */
             retryAfter: number;
         };
         InternalError: {
+            /** @description The HTTP status text. */
             error: string;
+            /** @description What went wrong, for a person; never internals. */
             message: string;
-            code: string;
+            /** @enum {string} */
+            code: "INTERNAL_ERROR";
+            /** @description The request's `X-Request-Id`; quote it when reporting the error. */
             requestId: string;
+        };
+        AnalyzeUnavailableError: {
+            /** @description The HTTP status text. */
+            error: string;
+            /** @description What went wrong and when to retry, for a person. */
+            message: string;
+            /**
+             * @description Why the request could not be served now (see the 503 response).
+             * @enum {string}
+             */
+            code: "OVERLOADED" | "DATABASE_UNAVAILABLE" | "ANALYSIS_TIMEOUT" | "ANALYSIS_FAILED" | "SHUTTING_DOWN";
+        };
+        QuotaUnavailableError: {
+            /** @description The HTTP status text. */
+            error: string;
+            /** @description What went wrong and when to retry, for a person. */
+            message: string;
+            /**
+             * @description Why the request could not be served now (see the 503 response).
+             * @enum {string}
+             */
+            code: "DATABASE_UNAVAILABLE" | "SHUTTING_DOWN";
+        };
+        NotFoundError: {
+            /** @description The HTTP status text. */
+            error: string;
+            /** @description The method and path that matched nothing. */
+            message: string;
+            /** @enum {string} */
+            code: "NOT_FOUND";
+        };
+        MethodNotAllowedError: {
+            /** @description The HTTP status text. */
+            error: string;
+            /** @description The method refused and the methods the path allows. */
+            message: string;
+            /** @enum {string} */
+            code: "METHOD_NOT_ALLOWED";
+        };
+        /**
+         * @description The answer to a request Node's HTTP parser refuses, before any route runs (no operation
+         *     declares it); the connection is closed after it.
+         */
+        ProtocolError: {
+            /** @description The HTTP status text. */
+            error: string;
+            /** @description What is wrong with the request. */
+            message: string;
+            /** @enum {string} */
+            code: "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE";
         };
         Health: {
             /** @constant */
@@ -257,13 +341,16 @@ export interface components {
         /**
          * @description Invalid input; never counted. `code` says which rule was broken:
          *     `INVALID_JSON` (malformed JSON or empty body), `UNSUPPORTED_MEDIA_TYPE` (not
-         *     `application/json`), `BODY_TOO_LARGE` (over 1 MiB), `INVALID_BODY` (not a JSON object),
-         *     `MISSING_FIELD`, `UNKNOWN_FIELD`, `INVALID_FIELD_TYPE`, `TEXT_TOO_SHORT` / `TEXT_TOO_LONG`
-         *     (fewer than 200 or more than 30,000 Unicode code points), `INVALID_MAX_ENTITIES` (not an
-         *     integer from 1 to 100), `INVALID_LANGUAGE_HINT` (not a lower-case ISO 639-1 code),
-         *     `UNSUPPORTED_LANGUAGE` (a language other than English, detected or hinted).
+         *     `application/json`), `BODY_TOO_LARGE` (over 1 MiB), `INVALID_BODY` (not a JSON object, or a
+         *     `Content-Length` that does not match the body), `MISSING_FIELD`, `UNKNOWN_FIELD`,
+         *     `INVALID_FIELD_TYPE`, `TEXT_TOO_SHORT` / `TEXT_TOO_LONG` (fewer than 200 or more than
+         *     30,000 Unicode code points), `INVALID_TEXT` (a lone UTF-16 surrogate, or no letter or digit
+         *     at all), `INVALID_MAX_ENTITIES` (not an integer from 1 to 100), `INVALID_LANGUAGE_HINT`
+         *     (not a lower-case ISO 639-1 code), `UNSUPPORTED_LANGUAGE` (a language other than English,
+         *     detected or hinted), `VALIDATION_ERROR` (any other rule of the request schema),
+         *     `BAD_REQUEST` (a malformed HTTP request).
          */
-        BadRequest: {
+        AnalyzeBadRequest: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -272,7 +359,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["AnalyzeBadRequestError"];
             };
         };
         /** @description Missing or invalid token. Always the same body, whatever the cause. */
@@ -290,11 +377,29 @@ export interface components {
                  *       "message": "Invalid or missing API token"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["UnauthorizedError"];
             };
         };
-        /** @description The daily quota is exhausted; not counted. Retry after `retryAfter` seconds. */
-        QuotaExceeded: {
+        /**
+         * @description Not counted. `RATE_LIMITED`: the token's burst limit (requests per second, by plan) is
+         *     reached; retry after `retryAfter` seconds. `QUOTA_EXCEEDED`: the daily quota is exhausted
+         *     until the next reset (midnight UTC), `retryAfter` seconds away; do not retry before then.
+         */
+        AnalyzeTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RateLimitError"];
+            };
+        };
+        /** @description The token's burst limit is reached (`RATE_LIMITED`); not counted. Retry after `retryAfter` seconds. */
+        QuotaTooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -307,17 +412,23 @@ export interface components {
                 /**
                  * @example {
                  *       "error": "Rate Limited",
-                 *       "code": "QUOTA_EXCEEDED",
-                 *       "message": "Daily quota of 100 requests exceeded; it resets at 2026-11-23T00:00:00Z",
-                 *       "retryAfter": 3600
+                 *       "code": "RATE_LIMITED",
+                 *       "message": "Too many requests for this token: at most 5 per second on its plan; retry after 1 second",
+                 *       "retryAfter": 1
                  *     }
                  */
-                "application/json": components["schemas"]["RateLimitError"];
+                "application/json": components["schemas"]["BurstLimitError"];
             };
         };
-        /** @description An unexpected server error; never counted. Quote `requestId` when reporting it. */
+        /**
+         * @description An unexpected server error; never counted. Quote `requestId` when reporting it. The
+         *     `X-RateLimit-*` headers are sent when the token had been checked before the failure.
+         */
         InternalError: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfAuthenticated"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfAuthenticated"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfAuthenticated"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -334,14 +445,20 @@ export interface components {
             };
         };
         /**
-         * @description Temporarily unable to serve; never counted. `OVERLOADED`: the analysis queue is full.
-         *     `DATABASE_UNAVAILABLE`: the database does not answer. `ANALYSIS_TIMEOUT`: the analysis
+         * @description Temporarily unable to serve; never counted. `OVERLOADED`: the analysis queue is full, or
+         *     the account holds its plan's share of it while other accounts wait.
+         *     `DATABASE_UNAVAILABLE`: the database does not answer within the statement deadline (2 s by
+         *     default), is out of connections or is restarting. `ANALYSIS_TIMEOUT`: the analysis
          *     took too long. `ANALYSIS_FAILED`: the worker running the analysis stopped (it has been
-         *     replaced). `SHUTTING_DOWN`: the node is stopping. Retry after `Retry-After` seconds.
+         *     replaced). `SHUTTING_DOWN`: the node is stopping. Retry after `Retry-After` seconds. The
+         *     `X-RateLimit-*` headers are sent when the token had been checked before the failure.
          */
-        ServiceUnavailable: {
+        AnalyzeServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfAuthenticated"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfAuthenticated"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfAuthenticated"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -353,10 +470,35 @@ export interface components {
                  *       "message": "The analysis queue is full; retry after 1 second"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["AnalyzeUnavailableError"];
             };
         };
-        /** @description No such path. */
+        /**
+         * @description Temporarily unable to serve. `DATABASE_UNAVAILABLE`: the database does not answer.
+         *     `SHUTTING_DOWN`: the node is stopping. Retry after `Retry-After` seconds. The
+         *     `X-RateLimit-*` headers are sent when the token had been checked before the failure.
+         */
+        QuotaServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit-IfAuthenticated"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining-IfAuthenticated"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset-IfAuthenticated"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Service Unavailable",
+                 *       "code": "DATABASE_UNAVAILABLE",
+                 *       "message": "The database is not answering; retry in a few seconds"
+                 *     }
+                 */
+                "application/json": components["schemas"]["QuotaUnavailableError"];
+            };
+        };
+        /** @description No such path (the answer to every unknown path, whatever the method). */
         NotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -367,10 +509,32 @@ export interface components {
                  * @example {
                  *       "error": "Not Found",
                  *       "code": "NOT_FOUND",
-                 *       "message": "No route GET /v1/nothing"
+                 *       "message": "No route GET /v1/nothing; see /docs for the API"
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /**
+         * @description The path exists but not with this method (for example `GET /v1/analyze`, or a browser's
+         *     CORS preflight `OPTIONS`, since the API sends no CORS headers). `Allow` lists the path's
+         *     methods. The answer to every known path called with another method.
+         */
+        MethodNotAllowed: {
+            headers: {
+                Allow: components["headers"]["Allow"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Method Not Allowed",
+                 *       "code": "METHOD_NOT_ALLOWED",
+                 *       "message": "GET is not a method of /v1/analyze; it allows POST"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MethodNotAllowedError"];
             };
         };
     };
@@ -393,6 +557,21 @@ export interface components {
          */
         "X-RateLimit-Reset": number;
         /**
+         * @description The account's daily quota limit; sent when the token was checked before the failure.
+         * @example 1000
+         */
+        "X-RateLimit-Limit-IfAuthenticated": number;
+        /**
+         * @description Requests remaining today (UTC); sent when the token was checked before the failure.
+         * @example 863
+         */
+        "X-RateLimit-Remaining-IfAuthenticated": number;
+        /**
+         * @description Unix timestamp (seconds) of the next reset, midnight UTC; sent when the token was checked before the failure.
+         * @example 1795392000
+         */
+        "X-RateLimit-Reset-IfAuthenticated": number;
+        /**
          * @description Identifier of this request; quote it when reporting a problem.
          * @example req-3f9a
          */
@@ -407,6 +586,11 @@ export interface components {
          * @example Bearer
          */
         "WWW-Authenticate": string;
+        /**
+         * @description The methods the path has (RFC 9110), comma-separated.
+         * @example POST
+         */
+        Allow: string;
     };
     pathItems: never;
 }
@@ -493,11 +677,11 @@ export interface operations {
                     "application/json": components["schemas"]["AnalyzeResult"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["AnalyzeBadRequest"];
             401: components["responses"]["Unauthorized"];
-            429: components["responses"]["QuotaExceeded"];
+            429: components["responses"]["AnalyzeTooManyRequests"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["AnalyzeServiceUnavailable"];
         };
     };
     getQuota: {
@@ -534,8 +718,9 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["QuotaTooManyRequests"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["QuotaServiceUnavailable"];
         };
     };
     getHealth: {

@@ -4,6 +4,8 @@
 //   --holdout  (sentiment) score only the 15% of sentences held out from training.
 //   --born-in-as-lives-in  (relations) score born_in as lives_in, for corpora such as CoNLL04
 //              whose Live_In annotation includes birthplaces. Strict scoring is the default.
+//   --cv K     (relations) K-fold cross-validation by document (the relation model retrained
+//              without each fold; the tagger as committed). --json: one line of JSON.
 import { parseArgs } from 'node:util'
 import winkNLP from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
@@ -11,7 +13,8 @@ import { analyze, detectLanguage, extractMentions, targetSentiment } from '../sr
 import { tokenize } from '../src/nlp/tokens.ts'
 import { goldCanon, goldMentions } from './nlp/data.ts'
 import { readJsonl, type Example } from './nlp/data.ts'
-import { Scoreboard, ece, isHeldOut, macroF1 } from './nlp/metrics.ts'
+import { Scoreboard, isHeldOut, macroF1 } from './nlp/metrics.ts'
+import { evalRelations } from './nlp/eval-relations.ts'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -20,6 +23,8 @@ const { values, positionals } = parseArgs({
     holdout: { type: 'boolean', default: false },
     limit: { type: 'string' },
     'born-in-as-lives-in': { type: 'boolean', default: false },
+    cv: { type: 'string' },
+    json: { type: 'boolean', default: false },
   },
 })
 const file = positionals[0]
@@ -33,7 +38,7 @@ const first = rows[0] ?? ({} as Example)
 const task =
   values.task ??
   (first.language ? 'language' : first.polarity ? 'sentiment' : first.relations ? 'relations' : 'entities')
-console.log(`eval: ${file}, ${rows.length} texts, task ${task}`)
+if (!values.json) console.log(`eval: ${file}, ${rows.length} texts, task ${task}`)
 
 const TYPE_NAMES = ['PER', 'ORG', 'LOC', 'OBJ']
 const LIST = { persons: 'PER', organizations: 'ORG', locations: 'LOC', objects: 'OBJ' } as const
@@ -89,33 +94,8 @@ if (task === 'entities') {
   names.print('entities, canonical name per document', groups)
   speed(rows.map((r) => r.text))
 } else if (task === 'relations') {
-  const board = new Scoreboard()
-  const ents = new Scoreboard()
-  const conf: { conf: number; correct: boolean; type: string }[] = []
-  const annotated = new Set<string>()
-  for (const ex of rows) {
-    const { names, triples: gold } = goldCanon(ex)
-    const a = analyze(ex.text, { language: 'en' })
-    if (values['born-in-as-lives-in']) for (const r of a.relations) if (r.type === 'born_in') r.type = 'lives_in'
-    const pred = a.relations.map((r) => `${r.type}|${r.source}|${r.target}`)
-    board.compare(gold, pred)
-    for (const g of gold) annotated.add(g.slice(0, g.indexOf('|')))
-    for (const r of a.relations) conf.push({ conf: r.confidence, correct: gold.has(`${r.type}|${r.source}|${r.target}`), type: r.type })
-    const pn: string[] = []
-    for (const [list, type] of Object.entries(LIST)) for (const n of a.entities[list as keyof typeof LIST]) pn.push(`${type}|${n}`)
-    ents.compare(names, pn)
-  }
-  board.print('relations, (source, type, target) per document', [['micro', undefined]])
-  ents.print('entities of the same texts, canonical name per document', [['micro all', undefined]])
-  // A relation of a type the file does not annotate cannot be checked against it, so the
-  // calibration error is reported over the annotated types (and, for reference, over all).
-  const checkable = conf.filter((c) => annotated.has(c.type))
-  const e = ece(checkable)
-  console.log(`\nrelation confidence, types annotated in this file (${[...annotated].sort().join(', ')}):`)
-  console.log(`  expected calibration error ${e.ece.toFixed(4)} over ${checkable.length} predicted relations (10 bins)`)
-  for (const l of e.table) console.log(l)
-  console.log(`  all reported relations (unannotated types counted as wrong): ECE ${ece(conf).ece.toFixed(4)} over ${conf.length}`)
-  speed(rows.map((r) => r.text))
+  await evalRelations({ file, cv: values.cv ? Number(values.cv) : undefined, json: values.json, limit: values.limit ? Number(values.limit) : undefined, bornInAsLivesIn: values['born-in-as-lives-in'] })
+  if (!values.json && !values.cv) speed(rows.map((r) => r.text))
 } else if (task === 'sentiment') {
   const set = values.holdout ? rows.filter((r) => isHeldOut(r.sentence_id ?? r.id)) : rows
   const gold: string[] = []

@@ -2,10 +2,12 @@
 //   openapi.json       the document as JSON (served by /docs, read by the route table)
 //   api-types.ts       openapi-typescript types (paths, components, operations)
 //   validators.js/.d.ts  AJV standalone validators for the request bodies
+// and the same api-types.ts for the client package (clients/typescript/src/generated/), which
+// must build on its own.
 // `--check` writes nothing and exits 1 when a file differs from what would be generated,
 // so CI catches a spec edited without regenerating (or a generated file edited by hand).
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parse } from 'yaml'
 import openapiTS, { astToString } from 'openapi-typescript'
@@ -16,6 +18,7 @@ import { schemasAsDefs } from '../src/openapi.ts'
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const specPath = join(root, 'openapi.yaml')
 const outDir = join(root, 'generated')
+const clientOutDir = join(root, 'clients/typescript/src/generated')
 const HEADER = '// GENERATED CODE - DO NOT MODIFY. Produced by scripts/generate.ts from openapi.yaml (npm run generate).\n'
 
 /** Request bodies that get a standalone validator: export name → component schema. */
@@ -43,23 +46,26 @@ function fastUcs2length(code: string): string {
   return code.replaceAll(UCS2LENGTH, '((count) => (s) => (/[\\uD800-\\uDBFF]/.test(s) ? count(s) : s.length))(' + UCS2LENGTH + ')')
 }
 
+/** Generated files by absolute path. */
 async function build(): Promise<Record<string, string>> {
   const source = readFileSync(specPath, 'utf8')
   const spec = parse(source)
   const files: Record<string, string> = {}
 
-  files['openapi.json'] = JSON.stringify(spec, null, 2) + '\n'
+  files[join(outDir, 'openapi.json')] = JSON.stringify(spec, null, 2) + '\n'
 
   // A field with a default is optional to send: do not mark it required in the types.
   const ast = await openapiTS(pathToFileURL(specPath), { alphabetize: false, defaultNonNullable: false })
-  files['api-types.ts'] = HEADER + '/* eslint-disable */\n' + astToString(ast)
+  const types = HEADER + '/* eslint-disable */\n' + astToString(ast)
+  files[join(outDir, 'api-types.ts')] = types
+  files[join(clientOutDir, 'api-types.ts')] = types
 
   const id = 'https://schemas.tea.local/openapi.json'
   const ajv = new Ajv2020({ code: { source: true, esm: true }, allErrors: false, strict: true })
   ajv.addSchema(schemasAsDefs(spec, id))
   const refs = Object.fromEntries(Object.entries(VALIDATORS).map(([name, schema]) => [name, `${id}#/$defs/${schema}`]))
-  files['validators.js'] = HEADER + '/* eslint-disable */\n' + esmImports(fastUcs2length(standalone.default(ajv, refs))) + '\n'
-  files['validators.d.ts'] =
+  files[join(outDir, 'validators.js')] = HEADER + '/* eslint-disable */\n' + esmImports(fastUcs2length(standalone.default(ajv, refs))) + '\n'
+  files[join(outDir, 'validators.d.ts')] =
     HEADER +
     "import type { ValidateFunction } from 'ajv'\n" +
     "import type { components } from './api-types.ts'\n" +
@@ -70,18 +76,18 @@ async function build(): Promise<Record<string, string>> {
 }
 
 const files = await build()
+const shown = (path: string) => relative(root, path)
 if (process.argv.includes('--check')) {
-  const stale = Object.entries(files).filter(([name, text]) => {
-    const path = join(outDir, name)
-    return !existsSync(path) || readFileSync(path, 'utf8') !== text
-  })
+  const stale = Object.entries(files).filter(([path, text]) => !existsSync(path) || readFileSync(path, 'utf8') !== text)
   if (stale.length > 0) {
-    console.error(`generated/ is stale (${stale.map(([n]) => n).join(', ')}): run npm run generate and commit the result`)
+    console.error(`generated files are stale (${stale.map(([p]) => shown(p)).join(', ')}): run npm run generate and commit the result`)
     process.exit(1)
   }
-  console.log(`generated/ is up to date (${Object.keys(files).length} files)`)
+  console.log(`generated files are up to date (${Object.keys(files).length} files)`)
 } else {
-  mkdirSync(outDir, { recursive: true })
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(outDir, name), text)
-  console.log(`wrote ${Object.keys(files).map((n) => 'generated/' + n).join(', ')}`)
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(path), { recursive: true })
+    writeFileSync(path, text)
+  }
+  console.log(`wrote ${Object.keys(files).map(shown).join(', ')}`)
 }

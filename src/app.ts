@@ -2,6 +2,7 @@
 // this, with their own database and clock.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { randomUUID } from 'node:crypto'
+import { stdSerializers } from 'pino'
 import type { Config } from './config.ts'
 import type { Database } from './db/client.ts'
 import { createRepositories } from './db/repositories/index.ts'
@@ -9,7 +10,7 @@ import { systemClock, type Clock } from './domain/clock.ts'
 import { createAnalysisCache } from './analysis/cache.ts'
 import { createInlineAnalyzer, type Analyzer } from './analysis/analyzer.ts'
 import { createPoolAnalyzer } from './analysis/pool.ts'
-import { createRefundQueue } from './domain/refunds.ts'
+import { createRefundQueue, summarizeRefunds } from './domain/refunds.ts'
 import { withBatchedReservations } from './domain/reservation-batcher.ts'
 import { withBatchedTokenLookups } from './domain/token-batcher.ts'
 import { withBatchedCacheStatements } from './analysis/cache-batcher.ts'
@@ -17,8 +18,9 @@ import { ServiceUnavailableError } from './errors.ts'
 import type { AppContext } from './context.ts'
 import { MODEL_NAME, SUPPORTED_LANGUAGES } from './nlp/types.ts'
 import contextPlugin from './plugins/app/context.ts'
-import errorsPlugin from './plugins/app/errors.ts'
+import errorsPlugin, { clientErrorHandler } from './plugins/app/errors.ts'
 import authPlugin from './plugins/app/auth.ts'
+import rateLimitPlugin from './plugins/app/rate-limit.ts'
 import metricsPlugin from './plugins/app/metrics.ts'
 import openapiRoutes from './plugins/app/openapi-routes.ts'
 import swaggerPlugin from './plugins/external/swagger.ts'
@@ -38,16 +40,50 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/
 
+/**
+ * A logged error without the values its SQL statement carried. Drizzle writes a failed
+ * statement's parameters (emails, token hashes, cache keys) into its error's message, stack and
+ * `params`; PostgreSQL's `detail` quotes the values of a violated key. The SQL text itself has
+ * only placeholders and stays, as do every code and the causes' messages.
+ */
+export function serializeError(err: Error): { [key: string]: unknown; type: string; message: string; stack: string } {
+  const out = stdSerializers.err(err) as unknown as { [key: string]: unknown; type: string; message: string; stack: string }
+  if (!out || typeof out !== 'object') return out
+  const seen = new Set<unknown>()
+  for (let e = err as { params?: unknown; cause?: unknown } | undefined; e && typeof e === 'object' && !seen.has(e); e = e.cause as typeof e) {
+    seen.add(e)
+    if (!Array.isArray(e.params)) continue
+    const values = `\nparams: ${String(e.params)}`
+    for (const key of ['message', 'stack'] as const) {
+      if (typeof out[key] === 'string') out[key] = out[key].replaceAll(values, '\nparams: [redacted]')
+    }
+  }
+  for (const key of ['params', 'parameters', 'args', 'detail']) delete out[key]
+  return out
+}
+
 export function loggerOptions(level: Config['logLevel']): FastifyServerOptions['logger'] {
   return {
     level,
     // Tokens, cookies and submitted text never reach the logs: headers that carry secrets are
-    // redacted and bodies are never logged; URLs are logged without their query string.
+    // redacted and bodies are never logged; URLs are logged without their query string; a
+    // database error is logged without its statement's values.
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+      err: serializeError,
     },
   }
+}
+
+/**
+ * Fastify's own number option trusts no hop at all (it cannot tell a proxy from a direct
+ * client), so a hop count is given as the function proxy-addr would compile from it: the
+ * nearest `hops` addresses are proxies, the one behind them is the client.
+ */
+export function trustProxyOption(trust: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (typeof trust !== 'number') return trust
+  return (_address: string, hop: number) => hop < trust
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -57,7 +93,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? loggerOptions(config.logLevel),
     // Room for 30,000 astral characters written as JSON \u escapes, and no more.
     bodyLimit: 1024 * 1024,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     genReqId: (req) => {
       const given = req.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req-${randomUUID()}`
@@ -66,6 +102,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Requests that arrive while the node stops get our own 503 SHUTTING_DOWN (hook below),
     // in the documented error shape, instead of Fastify's built-in one.
     return503OnClosing: false,
+    // Requests the HTTP parser refuses get the documented error shape too.
+    clientErrorHandler,
   })
   // Only JSON bodies are accepted; any other type is a 400 UNSUPPORTED_MEDIA_TYPE.
   app.removeContentTypeParser('text/plain')
@@ -74,7 +112,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // entity model loads where the analysis runs (here for the inline analyzer, in each worker for the pool).
   const { detectLanguage, languageDetector } = await import('./nlp/language.ts')
   languageDetector()
-  const repos = createRepositories(database.db)
+  const repos = createRepositories(database.db, {
+    asyncCounts: database.kind === 'postgres',
+    // Its request was answered 503: the count the database applied late is refunded.
+    onLateCount: (accountId, day, k) => {
+      for (let i = 0; i < k; i++) ctx.refunds!.defer({ accountId, day, used: 0 })
+    },
+  })
   // The hot-path statements are coalesced per node: concurrent requests share statements.
   repos.usage = withBatchedReservations(repos.usage)
   repos.tokens = withBatchedTokenLookups(repos.tokens)
@@ -86,6 +130,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
           workers: config.analysisWorkers,
           queueMax: config.analysisQueueMax,
           timeoutMs: config.analysisTimeoutMs,
+          shares: config.queueShares,
           onWorkerError: (err) => app.log.error({ err }, 'analysis worker failed; replaced'),
           onBundleFallback: (err) => app.log.warn({ err }, 'worker bundle not built; workers load the sources through tsx'),
         })
@@ -102,6 +147,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     refunds: createRefundQueue({
       repos,
       onDrop: (r) => app.log.error({ accountId: r.accountId, day: r.day }, 'pending refund dropped'),
+      // Account ids and days only: what an operator needs to subtract the counts by hand.
+      onLost: (lost) =>
+        app.log.error({ refundsNotWritten: lost.length, counts: summarizeRefunds(lost) }, 'refunds not written before shutdown: these daily counts are too high by `count`'),
     }),
     warn: (err, message) => app.log.warn({ err }, message),
     shuttingDown: false,
@@ -115,12 +163,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // promise where they need not wait: one promise and one microtask less each.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id)
+    // Every answer (JSON, the docs' HTML and scripts, metrics) is exactly the type it declares.
+    reply.header('x-content-type-options', 'nosniff')
     done(null, payload)
   })
   // Graceful stop: once close() begins, requests already running finish, and new /v1 requests
   // (on connections still open) are refused with 503 SHUTTING_DOWN so that clients retry elsewhere.
+  let closingAt = 0
   app.addHook('preClose', async () => {
     ctx.shuttingDown = true
+    closingAt = Date.now()
   })
   app.addHook('onRequest', (request, _reply, done) => {
     if (ctx.shuttingDown && request.url.startsWith('/v1/')) {
@@ -130,6 +182,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   })
   await app.register(contextPlugin, { ctx })
   await app.register(authPlugin)
+  await app.register(rateLimitPlugin)
   await app.register(errorsPlugin)
   await app.register(metricsPlugin)
   await app.register(swaggerPlugin)
@@ -154,7 +207,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     clearInterval(prune)
     await ctx.analyzer.close()
-    await ctx.refunds!.close()
+    // Refunds the database has not taken yet are retried until half the grace period after
+    // the shutdown began: the process is stopped at its end, and the database must still close.
+    await ctx.refunds!.close((closingAt || Date.now()) + config.shutdownGraceMs / 2)
   })
   return app
 }

@@ -14,7 +14,13 @@ try {
 }
 let database
 try {
-  database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, owner: 'server', maxConnections: config.databasePoolMax })
+  database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    owner: 'server',
+    maxConnections: config.databasePoolMax,
+    statementTimeoutMs: config.databaseTimeoutMs,
+  })
 } catch (err) {
   console.error(`database: ${(err as Error).message}`)
   process.exit(1)

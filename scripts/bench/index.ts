@@ -1,4 +1,4 @@
-// npm run bench [-- --duration 10] [-- --rounds 3] [-- --warmup 10] [-- --soak 600] [-- --only http,extract2k,extract30k,latency,nodes]
+// npm run bench [-- --duration 10] [-- --rounds 3] [-- --warmup 10] [-- --soak 600] [-- --only http,extract2k,extract30k,latency,abuse,nodes]
 // Every scenario runs against real servers on loopback (child processes), with the load
 // generator (autocannon) in a process of its own, beside a baseline measured in the same run.
 // Database: a fresh database on BENCH_DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL server
@@ -35,7 +35,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
 }
 // A subset of the scenario groups, to repeat the one of interest on a noisy machine.
-const GROUPS = ['http', 'extract2k', 'extract30k', 'latency', 'nodes'] as const
+const GROUPS = ['http', 'extract2k', 'extract30k', 'latency', 'abuse', 'nodes'] as const
 const onlyAt = args.indexOf('--only')
 const ONLY = onlyAt >= 0 ? args[onlyAt + 1].split(',') : [...GROUPS]
 for (const g of ONLY) if (!(GROUPS as readonly string[]).includes(g)) throw new Error(`bench: unknown group "${g}" in --only (groups: ${GROUPS.join(', ')})`)
@@ -121,7 +121,9 @@ async function startNode(databaseUrl: string, env: Record<string, string> = {}) 
   const url = `http://127.0.0.1:${port}`
   const child = spawn(process.execPath, [...START.nodeArgs, ...SERVER_NODE_ARGS, START.entry], {
     cwd: ROOT,
-    env: { ...process.env, ...START.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL, ANALYSIS_WORKERS: String(WORKERS), ...env },
+    // The bench's business token sends far more than the plan's burst limit: the throughput rows
+    // measure the service, not the limiter (which still runs); the abuse scenario sets its own.
+    env: { ...process.env, ...START.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL, ANALYSIS_WORKERS: String(WORKERS), RATE_LIMITS: 'business=1000000/1000000', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   children.push(child)
@@ -304,13 +306,13 @@ async function benchDatabase(): Promise<string> {
   return pg.url
 }
 
-async function setupAccount(url: string) {
+async function setupAccount(url: string, plan = 'business') {
   const database = await openDatabase({ databaseUrl: url, dataDir: 'unused', maxConnections: 2 })
   const sql = postgres(url, { max: 1, onnotice: () => {} })
   await sql`update plans set daily_limit = 2000000000 where name = 'business'`
   await sql.end()
   const deps = { repos: createRepositories(database.db), clock: () => new Date(), tokenPrefix: 'tea_live_' }
-  const account = await createAccount(deps, { email: `bench-${randomBytes(4).toString('hex')}@example.com`, plan: 'business' })
+  const account = await createAccount(deps, { email: `bench-${randomBytes(4).toString('hex')}@example.com`, plan })
   const token = (await createToken(deps, account.id, 'bench')).token
   await database.close()
   return token
@@ -537,6 +539,7 @@ async function main() {
     rows.push({ scenario: `peak RSS, one node with ${WORKERS} workers (after all the above)`, result: { rps: NaN, p50: NaN, p99: NaN, total: 0 }, note: `${fmt(single.peak / 2 ** 20)} MB peak (VmHWM), ${fmt(single.rss / 2 ** 20)} MB now; target ≤ 400 MB` })
     log(`peak RSS ${fmt(single.peak / 2 ** 20)} MB`)
   }
+  if (runs('abuse')) await abuse(dbUrl, token, text2k)
   if (!runs('nodes')) {
     await stop(node.child)
     return finish(loadAtStart)
@@ -551,7 +554,56 @@ async function main() {
   return finish(loadAtStart)
 }
 
-/** 4. Nodes behind nginx: one node direct (baseline), one node via nginx, three nodes via nginx. */
+/**
+ * 4. Fair share: a paying (business) customer's p99 alone vs while a free account abuses the
+ * node: 16 connections sending 29,500-character texts and hanging up 150 ms after each, and a
+ * flood of invalid requests on 32 connections (the findings of an adversarial review). On a
+ * fresh node with the default burst limits and queue shares; the customer sends uncached
+ * 2,000-character texts at 10 req/s. Then the same with the free plan's burst limit and daily
+ * quota lifted, so that only the queue's fair share protects the customer.
+ */
+async function abuse(dbUrl: string, customerToken: string, text2k: string) {
+  const attackerToken = await setupAccount(dbUrl, 'free')
+  const variants = [
+    { name: 'default limits', env: { RATE_LIMITS: '' }, unlimitedFree: false },
+    { name: 'free plan unlimited (queue fairness alone)', env: { RATE_LIMITS: 'free=1000000/1000000' }, unlimitedFree: true },
+  ]
+  for (const variant of variants) {
+    if (variant.unlimitedFree) {
+      const sql = postgres(dbUrl, { max: 1, onnotice: () => {} })
+      await sql`update plans set daily_limit = 2000000000 where name = 'free'`
+      await sql.end()
+    }
+    log(`abuse (${variant.name}): starting a fresh node with ${WORKERS} workers`)
+    const node = await startNode(dbUrl, variant.env)
+    const customer = { url: `${node.url}/v1/analyze`, method: 'POST', headers: { authorization: `Bearer ${customerToken}`, 'content-type': 'application/json' }, uniqueText: text2k, connections: 2, rate: 10 }
+    const attack = { url: node.url, token: attackerToken, text: makeText(29_500), hangUps: 16, hangUpAfterMs: 150, floodConnections: 32 }
+    await load({ ...customer, duration: WARMUP })
+    const ratios: number[] = []
+    for (let round = 1; round <= ROUNDS; round++) {
+      const tag = `${variant.name}${ROUNDS > 1 ? `, round ${round}` : ''}`
+      const alone = await load(customer)
+      record(`paying customer, 2,000 chars uncached at 10 req/s, alone (${tag})`, alone)
+      const [under, attacker] = await Promise.all([
+        load(customer),
+        runNode(['scripts/bench/abuse.ts', JSON.stringify({ ...attack, duration: DURATION })]) as unknown as Promise<{ hangUps: Record<string, number>; flood: { rps: number; statuses: Record<string, number> } }>,
+      ])
+      const answers = (o: Record<string, number>) => Object.entries(o).map(([k, v]) => `${k} × ${v}`).join(', ')
+      record(
+        `paying customer under a free account's abuse (${tag})`,
+        under,
+        { name: 'p99 alone (ratio of p99s)', value: alone.p99, mine: under.p99 },
+        `target ≤ 3.00; attacker hang-ups: ${answers(attacker.hangUps)}; its invalid flood: ${fmt(attacker.flood.rps)} req/s, ${answers(attacker.flood.statuses)}`,
+      )
+      ratios.push(under.p99 / alone.p99)
+      await new Promise((r) => setTimeout(r, 3000))
+    }
+    medianOfRounds(`paying customer p99 under abuse (${variant.name}), ratio to alone`, ratios, 'target ≤ 3.00')
+    await stop(node.child)
+  }
+}
+
+/** 5. Nodes behind nginx: one node direct (baseline), one node via nginx, three nodes via nginx. */
 async function behindNginx(node: { child: ChildProcess; url: string }, auth: Record<string, string>, cachedBody: string, text2k: string, dbUrl: string) {
   const oneDirect = await load({ url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 32 })
   record('one node direct: cached analyze, 32 conns', oneDirect)

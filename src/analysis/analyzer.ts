@@ -8,8 +8,29 @@ export interface AnalysisPlace {
   release(): void
 }
 
+/** Whose analysis a place is for: the pool shares its places fairly between accounts, by plan. */
+export interface PlaceOwner {
+  account: string
+  plan: string
+}
+
+/**
+ * How a call ends when its signal aborted after its extraction had started: the work was done
+ * (the request counts), and `reason` is the signal's. Before the start, the call ends with the
+ * signal's reason itself (nothing was done).
+ */
+export class AbandonedExtraction extends Error {
+  constructor(readonly reason: unknown) {
+    super('the client went after its extraction had started')
+    this.name = 'AbandonedExtraction'
+  }
+}
+
 export interface AnalyzerCall extends AnalyzeOptions {
-  /** Aborted when the answer is no longer wanted (client gone): the call ends at once; an analysis not yet started is skipped. */
+  /**
+   * Aborted when the answer is no longer wanted (client gone): the call ends at once; an analysis
+   * not yet started is skipped, a started one runs on and the call ends with AbandonedExtraction.
+   */
   signal?: AbortSignal
   /** The place `admit` gave this analysis; without one, a full analyzer refuses the call. */
   place?: AnalysisPlace
@@ -30,9 +51,10 @@ export interface Analyzer {
    * Claims room for one analysis, or undefined when there is none (503 OVERLOADED). Claimed, not
    * merely checked, before the quota is touched: requests that pass this point in the same turn
    * of the event loop (their cache look-ups answered by one statement) cannot together overfill
-   * the queue. Absent: the analyzer takes every call (the inline one).
+   * the queue. The pool also refuses an account that holds its plan's share of the places while
+   * other accounts hold some (src/analysis/pool.ts). Absent: the analyzer takes every call (the inline one).
    */
-  admit?(): AnalysisPlace | undefined
+  admit?(owner?: PlaceOwner): AnalysisPlace | undefined
   stats?(): AnalyzerStats
   /** Set by the application: called with the extraction time of every analysis, in seconds. */
   observe?: (seconds: number) => void

@@ -3,15 +3,18 @@
 // - Each worker loads the model once, when it starts (src/analysis/worker.ts imports the engine;
 //   the workers run it as one plain-JavaScript bundle, src/bundle.mjs).
 // - The queue is bounded: past `queueMax` waiting analyses the pool refuses work (503 OVERLOADED).
+// - The queue is shared fairly between accounts (places, turns and eviction below): one account
+//   flooding a node neither fills the queue against the others nor makes them wait behind it.
 // - Each analysis has a time limit; a timed-out analysis has its worker terminated and replaced
 //   (piscina terminates the thread running an aborted task and starts another to keep minThreads).
 // - A client that goes never costs a worker: its analysis is skipped if not yet started, else
-//   finished and dropped (task-state.ts).
+//   finished and dropped (task-state.ts); a dropped one ends the call with AbandonedExtraction
+//   (the work was done, so the request counts).
 // - A worker that dies mid-analysis is replaced the same way; its task fails with 503 ANALYSIS_FAILED.
 import { Piscina } from 'piscina'
 import { overloadedError, ServiceUnavailableError } from '../errors.ts'
 import type { Analysis } from '../nlp/types.ts'
-import type { Analyzer, AnalyzerCall } from './analyzer.ts'
+import { AbandonedExtraction, type AnalysisPlace, type Analyzer, type AnalyzerCall, type PlaceOwner } from './analyzer.ts'
 import type { WorkerResult, WorkerTask } from './worker.ts'
 import { bundleEntry } from '../bundle.mjs'
 import { cancelTask, newTaskState } from './task-state.ts'
@@ -28,6 +31,11 @@ export interface PoolOptions {
   bundleDir?: string
   /** Told when the bundle could not be built and the workers load the sources through tsx. */
   onBundleFallback?: (err: unknown) => void
+  /**
+   * Fraction of the places (workers + queue) one account may hold while other accounts hold
+   * places too, by plan; a plan not listed (and a call without an owner) is not capped.
+   */
+  shares?: Record<string, number>
 }
 
 const WORKER_SOURCE = new URL('./worker.ts', import.meta.url)
@@ -82,56 +90,190 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
   })
   // Without a listener, a worker's start-up error would be rethrown as an uncaught exception.
   pool.on('error', (err) => opts.onWorkerError?.(err))
-  // Analyses submitted to piscina and not settled (running or queued), and places admitted but
-  // not yet submitted. Their sum is bounded here: piscina's own maxQueue does not hold for tasks
-  // with an abort signal (ours all have the time limit), which it keeps in a second queue that
-  // its limit does not count, so a burst of submissions would all be queued (known upstream:
-  // piscinajs/piscina issues 1029 and 899, open for 5.x when this was written).
-  let inFlight = 0
-  let admitted = 0
+  // Fair share. Every analysis holds a place from admission (before its quota is counted) until
+  // it settles; the pool has `workers + queueMax` places, and keeps the bound itself (piscina's
+  // own maxQueue does not hold for tasks with an abort signal, which it keeps in a second queue
+  // that its limit does not count: piscinajs/piscina issues 1029 and 899, open for 5.x when
+  // this was written). Three rules share them between accounts:
+  // - places: while other accounts hold places, an account holding its plan's share
+  //   (`shares`) is refused (503 OVERLOADED); alone, it may use them all;
+  // - eviction: when every place is held, an account under its share takes the place of the
+  //   newest waiting analysis of the account furthest over its share, which ends with
+  //   503 OVERLOADED before it started (refunded), so a full queue never locks a customer out;
+  // - turns: analyses wait here, one FIFO per account, and are handed to piscina only when a
+  //   worker is free, the accounts with waiting analyses taking turns, and an account with no
+  //   analysis running going ahead of those with some; so an analysis waits for at most one
+  //   analysis of each other waiting account, not for a whole queue of them.
+  // Holders exist only while they hold places (at most one per place): memory is bounded.
   const capacity = opts.workers + opts.queueMax
-  const full = () => closed || inFlight + admitted >= capacity
+  const shares = opts.shares ?? {}
+  const holders = new Map<string, Holder>()
+  /** Accounts with waiting analyses, in turn order. */
+  const turns: Holder[] = []
+  let used = 0
+  /** Analyses handed to piscina and not settled. */
+  let running = 0
+  let waiting = 0
   let ready = false
   let closed = false
+
+  const shareOf = (plan: string) => Math.max(1, Math.floor(capacity * (shares[plan] ?? 1)))
+
+  function claim(owner: PlaceOwner): Slot | undefined {
+    if (closed) return undefined
+    const mine = holders.get(owner.account)?.places ?? 0
+    const share = shareOf(owner.plan)
+    if (mine >= share && used - mine > 0) return undefined
+    if (used >= capacity && !(mine < share && evictOne(owner.account))) return undefined
+    let holder = holders.get(owner.account)
+    if (!holder) {
+      holder = { account: owner.account, share, places: 0, running: 0, waiting: [] }
+      holders.set(owner.account, holder)
+    }
+    holder.share = share
+    holder.places++
+    used++
+    return new Slot(holder, free)
+  }
+
+  function free(slot: Slot): void {
+    if (!slot.held) return
+    slot.held = false
+    const holder = slot.holder
+    holder.places--
+    used--
+    if (holder.places === 0) holders.delete(holder.account)
+  }
+
+  /** Ends the newest waiting analysis of the account furthest over its share, if any: true when a place was freed. */
+  function evictOne(except: string): boolean {
+    let victim: Holder | undefined
+    for (const h of holders.values()) {
+      if (h.account === except || h.waiting.length === 0 || h.places <= h.share) continue
+      if (!victim || h.places - h.share > victim.places - victim.share) victim = h
+    }
+    if (!victim) return false
+    const turn = victim.waiting.pop()!
+    waiting--
+    if (victim.waiting.length === 0) turns.splice(turns.indexOf(victim), 1)
+    free(turn.slot)
+    turn.fail(overloadedError())
+    return true
+  }
+
+  /** Hands analyses to free workers, the accounts with waiting analyses taking turns. */
+  function dispatch(): void {
+    while (running < opts.workers && turns.length > 0) {
+      const holder = turns.shift()!
+      const turn = holder.waiting.shift()!
+      waiting--
+      if (holder.waiting.length > 0) turns.push(holder)
+      running++
+      holder.running++
+      turn.go()
+    }
+  }
+
+  /** Resolves once the analysis may go to a worker (`running` already counts it); rejects when its client or its time limit goes first. */
+  function awaitTurn(slot: Slot, signal: AbortSignal | undefined, timeout: AbortSignal): Promise<void> {
+    if (running < opts.workers && turns.length === 0) {
+      running++
+      slot.holder.running++
+      return Promise.resolve()
+    }
+    return new Promise<void>((resolve, reject) => {
+      const holder = slot.holder
+      const leave = (reason: unknown) => {
+        const at = holder.waiting.indexOf(turn)
+        if (at < 0) return
+        holder.waiting.splice(at, 1)
+        waiting--
+        if (holder.waiting.length === 0) turns.splice(turns.indexOf(holder), 1)
+        settle()
+        reject(reason)
+      }
+      const onAbort = () => leave(signal!.reason)
+      const onTimeout = () => leave(timeout.reason)
+      const settle = () => {
+        signal?.removeEventListener('abort', onAbort)
+        timeout.removeEventListener('abort', onTimeout)
+      }
+      const turn: Turn = {
+        slot,
+        go: () => {
+          settle()
+          resolve()
+        },
+        fail: (err) => {
+          settle()
+          reject(err)
+        },
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      timeout.addEventListener('abort', onTimeout, { once: true })
+      if (holder.waiting.length === 0) {
+        // Nothing running: it has had no worker lately, so it goes ahead of those that have one.
+        const at = holder.running === 0 ? turns.findIndex((h) => h.running > 0) : -1
+        if (at < 0) turns.push(holder)
+        else turns.splice(at, 0, holder)
+      }
+      holder.waiting.push(turn)
+      waiting++
+    })
+  }
 
   // Every worker takes one warm-up task: concurrent tasks with one task per worker land on
   // distinct workers, and each worker has loaded its model once its task has answered.
   await Promise.all(Array.from({ length: opts.workers }, () => pool.run(WARM_UP)))
   ready = true
 
+  const timeoutError = () =>
+    new ServiceUnavailableError(
+      'ANALYSIS_TIMEOUT',
+      `The analysis took longer than ${opts.timeoutMs} ms and was stopped; retry later or send a shorter text`,
+      1,
+    )
+
   const analyzer: PoolAnalyzer = {
     pool,
     async analyze(text: string, { signal, place, ...options }: AnalyzerCall): Promise<Analysis> {
       if (closed) throw new ServiceUnavailableError('SHUTTING_DOWN', 'The server is shutting down; retry on another node', 1)
       signal?.throwIfAborted()
-      // The task takes over its place (same turn: no other call can slip in between).
-      if (place) place.release()
-      else if (full()) throw overloadedError()
-      // Only the time limit aborts the task in piscina (which terminates a worker running it);
-      // a client that goes cancels it through `state` instead (task-state.ts).
+      // The analysis takes over its place (same turn: no other call can slip in between); a
+      // call without one claims one as an account of its own.
+      const slot = place instanceof Slot && place.held ? place : claim(ANONYMOUS)
+      if (!slot) throw overloadedError()
+      slot.taken = true
+      // The time limit covers the wait; only it aborts the task in piscina (which terminates a
+      // worker running it); a client that goes cancels it through `state` instead (task-state.ts).
       const timeout = AbortSignal.timeout(opts.timeoutMs)
+      try {
+        await awaitTurn(slot, signal, timeout)
+      } catch (err) {
+        free(slot)
+        if (timeout.aborted && err === timeout.reason) throw timeoutError()
+        throw err
+      }
       const state = newTaskState()
-      inFlight++
       const task = pool
         .run({ text, options, state }, { signal: timeout })
         .then((result) => {
           if (!('skipped' in result)) analyzer.observe?.(result.ms / 1000)
           return result
         })
-        .finally(() => inFlight--)
+        .finally(() => {
+          running--
+          slot.holder.running--
+          free(slot)
+          dispatch()
+        })
       try {
         const result = await (signal ? whileWanted(task, signal, state) : task)
         if ('skipped' in result) throw signal?.reason ?? new Error('analysis skipped')
         return result.analysis
       } catch (err) {
-        if (timeout.aborted) {
-          throw new ServiceUnavailableError(
-            'ANALYSIS_TIMEOUT',
-            `The analysis took longer than ${opts.timeoutMs} ms and was stopped; retry later or send a shorter text`,
-            1,
-          )
-        }
-        if (signal?.aborted) throw signal.reason
+        if (timeout.aborted) throw timeoutError()
+        if (err instanceof AbandonedExtraction || signal?.aborted) throw err
         if (err instanceof Error && /queue is at limit/i.test(err.message)) throw overloadedError()
         if (err instanceof Error && /terminated|exited|worker/i.test(err.message) && !(err instanceof ServiceUnavailableError)) {
           opts.onWorkerError?.(err)
@@ -141,21 +283,12 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
       }
     },
     ready: () => ready && !closed,
-    admit() {
-      if (full()) return undefined
-      admitted++
-      let held = true
-      return {
-        release() {
-          if (!held) return
-          held = false
-          admitted--
-        },
-      }
+    admit(owner = ANONYMOUS) {
+      return claim(owner)
     },
     stats: () => ({
-      queued: pool.queueSize,
-      utilization: Math.min(1, Math.max(0, inFlight - pool.queueSize) / opts.workers),
+      queued: waiting + pool.queueSize,
+      utilization: Math.min(1, Math.max(0, running - pool.queueSize) / opts.workers),
     }),
     async close() {
       closed = true
@@ -165,15 +298,51 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
   return analyzer
 }
 
+/** Calls without an owner (tests, tools) share one holder that no share caps. */
+const ANONYMOUS: PlaceOwner = { account: '', plan: '' }
+
+/** The places and waiting analyses of one account. */
+interface Holder {
+  account: string
+  /** Its plan's share of the places, as a count. */
+  share: number
+  places: number
+  /** Its analyses on a worker. */
+  running: number
+  /** Its analyses waiting for a worker, oldest first. */
+  waiting: Turn[]
+}
+
+/** One waiting analysis. */
+interface Turn {
+  slot: Slot
+  go(): void
+  fail(err: unknown): void
+}
+
+/** One place: held from admission until the analysis that took it over settles. */
+class Slot implements AnalysisPlace {
+  held = true
+  /** Taken over by its analysis, which gives it back when it settles. */
+  taken = false
+  constructor(
+    readonly holder: Holder,
+    private readonly free: (slot: Slot) => void,
+  ) {}
+  release(): void {
+    if (!this.taken) this.free(this)
+  }
+}
+
 /**
- * The task's outcome while the client waits; when the client goes first, its reason at once (the
- * task is cancelled if it has not started, else it runs on and its result is dropped).
+ * The task's outcome while the client waits; when the client goes first, at once: its reason
+ * when the task had not started (it is skipped), else AbandonedExtraction (it runs on and its
+ * result is dropped).
  */
 function whileWanted<T>(task: Promise<T>, signal: AbortSignal, state: Int32Array): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const gone = () => {
-      cancelTask(state)
-      reject(signal.reason)
+      reject(cancelTask(state) ? signal.reason : new AbandonedExtraction(signal.reason))
     }
     // Handlers first: the task's failure is handled even once the client has gone.
     task.then(resolve, reject).finally(() => signal.removeEventListener('abort', gone))

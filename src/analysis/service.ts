@@ -1,13 +1,14 @@
 // POST /v1/analyze as a domain function: cache, language, quota, extraction, options.
-// Order of checks (product decisions): the caller is already authenticated; invalid input
+// Order of checks (product decisions): the caller is already authenticated and within its burst limit; invalid input
 // (400, including an unsupported language) comes before the quota (429).
-import { overloadedError, UnsupportedLanguageError } from '../errors.ts'
+import { BadRequestError, overloadedError, UnsupportedLanguageError } from '../errors.ts'
 import type { Repositories } from '../db/repositories/index.ts'
 import type { Clock } from '../domain/clock.ts'
+import { invalidLanguageHint, isIso639_1 } from '../domain/languages.ts'
 import { refundRequest, reserveRequest, type Caller } from '../domain/quota.ts'
 import type { RefundQueue } from '../domain/refunds.ts'
 import type { Analysis } from '../nlp/types.ts'
-import type { AnalysisPlace, Analyzer } from './analyzer.ts'
+import { AbandonedExtraction, type AnalysisPlace, type Analyzer } from './analyzer.ts'
 import { cacheKey, type AnalysisCache, type CachedAnalysis } from './cache.ts'
 
 export interface AnalyzeInput {
@@ -47,15 +48,38 @@ export interface ClientConnection {
   readonly signal: AbortSignal
 }
 
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u
+// With the u flag a pair is one astral code point, so only a lone surrogate is in \p{Cs}.
+const LONE_SURROGATE = /\p{Cs}/u
+
+/**
+ * Text the engine cannot analyse, although it has the right length (product decision): a lone
+ * UTF-16 surrogate is no character at all (and would hash like U+FFFD in the cache key), and
+ * text without any letter or digit has nothing to find in it. Both are 400 `INVALID_TEXT`.
+ */
+export function assertAnalyzableText(text: string): void {
+  const lone = LONE_SURROGATE.exec(text)
+  if (lone) {
+    const hex = lone[0].charCodeAt(0).toString(16).toUpperCase()
+    throw new BadRequestError('INVALID_TEXT', `"text" contains a lone UTF-16 surrogate (\\u${hex} at UTF-16 offset ${lone.index}), which is not a character; send well-formed Unicode text`)
+  }
+  if (!LETTER_OR_DIGIT.test(text)) throw new BadRequestError('INVALID_TEXT', '"text" has no letter or digit, so there is nothing to analyse')
+}
+
 export async function analyzeForAccount(
   deps: AnalysisServiceDeps,
   /** Its token may still be unchecked: the reservation checks it (a 401 then, nothing counted). */
   account: Caller,
   input: AnalyzeInput,
-  /** When the client has gone, the request ends in an error and is refunded. */
+  /**
+   * When the client has gone, the request ends in an error; it is refunded unless its
+   * extraction had started (the work was done).
+   */
   client?: ClientConnection,
 ): Promise<AnalysisOutcome> {
+  assertAnalyzableText(input.text)
   const hint = input.options?.languageHint
+  if (hint !== undefined && !isIso639_1(hint)) throw invalidLanguageHint(hint)
   const key = cacheKey(deps.model, account.accountId, hint, input.text)
   const hit = await deps.cache.get(key)
   let language: string | undefined
@@ -65,19 +89,22 @@ export async function analyzeForAccount(
     if (!deps.supportedLanguages.includes(language)) throw new UnsupportedLanguageError(language, deps.supportedLanguages)
     // A full queue is answered before the quota is touched: an overloaded node costs no writes.
     if (deps.analyzer.admit) {
-      place = deps.analyzer.admit()
+      // Its account's share of the queue (plan of an unchecked token: the last one seen).
+      place = deps.analyzer.admit({ account: account.accountId, plan: account.plan })
       if (!place) throw overloadedError()
     }
   }
   try {
     client?.throwIfGone()
     const reservation = await reserveRequest(deps, account)
+    let extracted = false
     try {
       let outcome: AnalysisOutcome
       if (hit) {
         outcome = { analysis: hit.analysis, cached: true, entry: hit }
       } else {
         const analysis = await deps.analyzer.analyze(input.text, { language: language!, signal: client?.signal, place })
+        extracted = true
         // The answer is good without the cache write; a database hiccup here must not turn a
         // finished analysis into an error (and a refund).
         await deps.cache.put(key, analysis).catch((err) => deps.warn?.(err, 'cache write failed'))
@@ -86,6 +113,9 @@ export async function analyzeForAccount(
       client?.throwIfGone()
       return outcome
     } catch (err) {
+      // A client that went once its extraction had started is not refunded: the work was done.
+      if (err instanceof AbandonedExtraction) throw err.reason
+      if (extracted) throw err
       try {
         await refundRequest(deps, reservation, account)
       } catch (refundErr) {

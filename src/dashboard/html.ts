@@ -4,8 +4,10 @@
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' }
 
+// Control characters (other than tab and line breaks) have no place in a page; a value echoed
+// back from a form shows U+FFFD for them, as a browser would for a NUL.
 export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"'`]/g, (c) => ESCAPES[c])
+  return String(value).replace(/[&<>"'`\0-\x08\x0b\x0c\x0e-\x1f\x7f]/g, (c) => ESCAPES[c] ?? '\ufffd')
 }
 
 /** Markup that is already safe; only `html` and `raw` make one. */

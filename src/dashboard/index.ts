@@ -6,6 +6,7 @@ import formbody from '@fastify/formbody'
 import cookie from '@fastify/cookie'
 import { readFileSync } from 'node:fs'
 import { DomainError } from '../errors.ts'
+import { isDatabaseDown } from '../plugins/app/errors.ts'
 import { html } from './html.ts'
 import { page } from './layout.ts'
 import {
@@ -103,6 +104,11 @@ export default async function dashboard(app: FastifyInstance, opts: DashboardOpt
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       const message = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'The form was too large.' : 'The request could not be read.'
       return sendPage(reply, err.statusCode === 413 ? 413 : 400, errorPage('Bad request', message))
+    }
+    if (isDatabaseDown(err)) {
+      request.log.warn({ err }, 'dashboard: database unavailable')
+      reply.header('retry-after', '5')
+      return sendPage(reply, 503, errorPage('Service unavailable', 'The service cannot reach its database just now; try again in a few seconds.'))
     }
     request.log.error({ err }, 'dashboard error')
     return sendPage(reply, 500, errorPage('Something went wrong', `An unexpected error occurred; quote request id ${request.id} when reporting it.`))

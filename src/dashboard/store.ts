@@ -1,7 +1,7 @@
 // Dashboard state in the database: sessions and login-attempt counters. Every node sees the
 // same rows, so a logout or a lock-out holds on all of them. Query builder only, so the same
 // code runs on PGlite and PostgreSQL.
-import { and, eq, gt, inArray, like, lte, notLike, sql } from 'drizzle-orm'
+import { and, eq, gt, like, lte, notLike, sql } from 'drizzle-orm'
 import { createHash, randomBytes } from 'node:crypto'
 import type { Db } from '../db/client.ts'
 import { accounts, loginAttempts, sessions } from '../db/schema/index.ts'
@@ -91,41 +91,76 @@ export interface LoginLimits {
 
 export const LOGIN_LIMITS: LoginLimits = { windowMs: 15 * 60_000, perAccount: 5, perIp: 20 }
 
+/** A login attempt counted by `LoginThrottle.begin`, or the end of the window that refused it. */
+export type LoginAttempt = { blockedUntil: Date } | { blockedUntil?: undefined; email: string; ipKey: string; ipWindowStart: Date }
+
 /**
  * Fixed-window counters of failed logins, one per normalised email (whether or not an account
  * has it, so the counter itself reveals nothing) and one per client IP.
+ *
+ * An attempt is counted before its password is checked, by one conditional upsert per counter
+ * that only increments while the counter is under its limit: concurrent attempts (on one node
+ * or many) are serialised by the row, so no more than the limit are ever checked in a window.
+ * A counter therefore holds failures plus attempts still being checked; a successful login
+ * takes its own attempt back off the IP's counter and clears the email's.
  */
 export function createLoginThrottle(db: Db, limits: LoginLimits = LOGIN_LIMITS) {
-  const keys = (email: string, ip: string) => ({ account: `account:${email}`, ip: `ip:${ip}` })
+  const stale = (now: Date) => sql`${loginAttempts.windowStart} <= ${new Date(now.getTime() - limits.windowMs).toISOString()}::timestamptz`
+
+  /** Counts one attempt on `key` unless it is at `limit`; the window's start when counted. */
+  async function take(key: string, limit: number, now: Date): Promise<Date | undefined> {
+    const [row] = await db
+      .insert(loginAttempts)
+      .values({ key, windowStart: now, failures: 1 })
+      .onConflictDoUpdate({
+        target: loginAttempts.key,
+        set: {
+          failures: sql`case when ${stale(now)} then 1 else ${loginAttempts.failures} + 1 end`,
+          windowStart: sql`case when ${stale(now)} then ${now.toISOString()}::timestamptz else ${loginAttempts.windowStart} end`,
+        },
+        setWhere: sql`${stale(now)} or ${loginAttempts.failures} < ${limit}`,
+      })
+      .returning({ windowStart: loginAttempts.windowStart })
+    return row?.windowStart
+  }
+
+  /** Takes one counted attempt back off `key`, if its window is still the one it was counted in. */
+  async function giveBack(key: string, windowStart: Date): Promise<void> {
+    await db
+      .update(loginAttempts)
+      .set({ failures: sql`${loginAttempts.failures} - 1` })
+      .where(and(eq(loginAttempts.key, key), eq(loginAttempts.windowStart, windowStart), gt(loginAttempts.failures, 0)))
+  }
+
+  /** The end of the window that blocks `key` (read after a refused increment). */
+  async function windowEnd(key: string, now: Date): Promise<Date> {
+    const [row] = await db.select({ windowStart: loginAttempts.windowStart }).from(loginAttempts).where(eq(loginAttempts.key, key))
+    // The row can only be missing if it was pruned in between: a fresh window is the safe answer.
+    return new Date((row?.windowStart ?? now).getTime() + limits.windowMs)
+  }
+
   return {
     limits,
-    /** When blocked: the moment the earliest blocking window ends. */
-    async blockedUntil(email: string, ip: string, now: Date): Promise<Date | undefined> {
-      const k = keys(email, ip)
-      const rows = await db.select().from(loginAttempts).where(inArray(loginAttempts.key, [k.account, k.ip]))
-      let until: Date | undefined
-      for (const row of rows) {
-        const limit = row.key === k.account ? limits.perAccount : limits.perIp
-        const ends = new Date(row.windowStart.getTime() + limits.windowMs)
-        if (row.failures >= limit && ends > now && (!until || ends > until)) until = ends
+    /**
+     * Counts an attempt for `email` from `ip` before its password is checked. When either
+     * counter is at its limit nothing is counted and the attempt must be refused.
+     */
+    async begin(email: string, ip: string, now: Date): Promise<LoginAttempt> {
+      const accountKey = `account:${email}`
+      const ipKey = `ip:${ip}`
+      const accountWindow = await take(accountKey, limits.perAccount, now)
+      if (!accountWindow) return { blockedUntil: await windowEnd(accountKey, now) }
+      const ipWindowStart = await take(ipKey, limits.perIp, now)
+      if (!ipWindowStart) {
+        await giveBack(accountKey, accountWindow)
+        return { blockedUntil: await windowEnd(ipKey, now) }
       }
-      return until
+      return { email, ipKey, ipWindowStart }
     },
-    async recordFailure(email: string, ip: string, now: Date): Promise<void> {
-      const stale = sql`${loginAttempts.windowStart} <= ${new Date(now.getTime() - limits.windowMs).toISOString()}::timestamptz`
-      for (const key of Object.values(keys(email, ip))) {
-        // One atomic upsert: a new window starts when the old one has run out.
-        await db
-          .insert(loginAttempts)
-          .values({ key, windowStart: now, failures: 1 })
-          .onConflictDoUpdate({
-            target: loginAttempts.key,
-            set: {
-              failures: sql`case when ${stale} then 1 else ${loginAttempts.failures} + 1 end`,
-              windowStart: sql`case when ${stale} then ${now.toISOString()}::timestamptz else ${loginAttempts.windowStart} end`,
-            },
-          })
-      }
+    /** The password was right: the attempt was no failure. Clears the email's counter (not the IP's). */
+    async succeeded(attempt: Exclude<LoginAttempt, { blockedUntil: Date }>): Promise<void> {
+      await db.delete(loginAttempts).where(eq(loginAttempts.key, `account:${attempt.email}`))
+      await giveBack(attempt.ipKey, attempt.ipWindowStart)
     },
     /** Removes counters whose window has run out; returns how many. */
     async prune(now: Date): Promise<number> {
@@ -134,10 +169,6 @@ export function createLoginThrottle(db: Db, limits: LoginLimits = LOGIN_LIMITS) 
         .where(and(notLike(loginAttempts.key, 'signup:%'), lte(loginAttempts.windowStart, new Date(now.getTime() - limits.windowMs))))
         .returning({ key: loginAttempts.key })
       return rows.length
-    },
-    /** A successful login clears the account's counter (not the IP's). */
-    async clearAccount(email: string): Promise<void> {
-      await db.delete(loginAttempts).where(eq(loginAttempts.key, keys(email, '').account))
     },
   }
 }

@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
 import * as schema from './schema/index.ts'
 import { acquireDataDirLock, type DataDirLock } from './lock.ts'
+import { pgliteWithDeadline, postgresWithDeadline } from './deadline.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -29,21 +30,36 @@ export interface OpenOptions {
   maxConnections?: number
   /** Who holds the embedded database, written into its lock file. */
   owner?: string
+  /**
+   * Deadline of every statement, in ms (src/db/deadline.ts; on PostgreSQL also its
+   * statement_timeout). Unset: none (migrations and the admin CLI's long reports).
+   */
+  statementTimeoutMs?: number
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.maxConnections ?? 10)
-  return openPglite(opts.dataDir, opts.owner ?? 'server')
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.maxConnections ?? 10, opts.statementTimeoutMs)
+  return openPglite(opts.dataDir, opts.owner ?? 'server', opts.statementTimeoutMs)
 }
 
-async function openPostgres(url: string, max: number): Promise<Database> {
+async function openPostgres(url: string, max: number, timeoutMs: number | undefined): Promise<Database> {
   const { default: postgres } = await import('postgres')
   const { drizzle } = await import('drizzle-orm/postgres-js')
   const { migrate } = await import('drizzle-orm/postgres-js/migrator')
+  // Migrations run on a client of their own, without deadlines: one may take long, and a node
+  // waits for another's migration lock as long as it takes.
+  const migrator = postgres(url, { max: 2, onnotice: () => {}, connect_timeout: 5 })
+  try {
+    await migrateOnce(migrator, () => migrate(drizzle(migrator, { schema }), { migrationsFolder: MIGRATIONS_FOLDER }))
+  } finally {
+    await migrator.end({ timeout: 5 })
+  }
   const client = postgres(url, {
-    // At least two: one holds the migration lock while another migrates.
-    max: Math.max(2, max),
+    max,
     onnotice: () => {},
+    // The server ends a statement that runs longer than the deadline (57014): its connection
+    // comes back to the pool instead of staying busy with work nobody waits for.
+    ...(timeoutMs ? { connection: { statement_timeout: timeoutMs } } : {}),
     // Bounded waits so a dead server turns into a 503 quickly instead of a hung request.
     connect_timeout: 5,
     idle_timeout: 60,
@@ -52,8 +68,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     // of answering 503. Retry within a quarter of a second instead.
     backoff: () => 0.25,
   })
-  const db = drizzle(client, { schema }) as unknown as Db
-  await migrateOnce(client, () => migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER }))
+  const db = drizzle(timeoutMs ? postgresWithDeadline(client, timeoutMs) : client, { schema }) as unknown as Db
   return {
     db,
     kind: 'postgres',
@@ -85,7 +100,7 @@ async function migrateOnce(client: import('postgres').Sql, run: () => Promise<vo
   }
 }
 
-async function openPglite(dataDir: string, owner: string): Promise<Database> {
+async function openPglite(dataDir: string, owner: string, timeoutMs: number | undefined): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite')
   const { drizzle } = await import('drizzle-orm/pglite')
   const { migrate } = await import('drizzle-orm/pglite/migrator')
@@ -103,7 +118,7 @@ async function openPglite(dataDir: string, owner: string): Promise<Database> {
       throw err
     }
   }
-  const db = drizzle(client, { schema }) as unknown as Db
+  const db = drizzle(timeoutMs ? pgliteWithDeadline(client, timeoutMs) : client, { schema }) as unknown as Db
   try {
     await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER })
   } catch (err) {

@@ -9,10 +9,13 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase()
 }
 
+// Deliberately loose: one @, something on each side, a dot in the domain, no spaces and no
+// control characters (the database's text type cannot even hold a NUL).
+const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u
+
 export function assertEmail(email: string): void {
-  // Deliberately loose: one @, something on each side, a dot in the domain, no spaces.
-  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
-    throw new DomainError('INVALID_EMAIL', `"${email}" is not an email address`)
+  if (email.length > 254 || !EMAIL.test(email)) {
+    throw new DomainError('INVALID_EMAIL', `${JSON.stringify(email)} is not an email address`)
   }
 }
 

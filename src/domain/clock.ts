@@ -24,6 +24,18 @@ export function nextUtcMidnight(at: Date): Date {
   return new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS + DAY_MS)
 }
 
+let lastResetDay = ''
+let lastReset = new Date(NaN)
+
+/** Midnight UTC at the end of `day` (`YYYY-MM-DD`): when that day's quota resets. */
+export function midnightAfter(day: string): Date {
+  if (day !== lastResetDay) {
+    lastReset = new Date(Date.parse(day + 'T00:00:00Z') + DAY_MS)
+    lastResetDay = day
+  }
+  return lastReset
+}
+
 export function addUtcDays(day: string, delta: number): string {
   const d = new Date(day + 'T00:00:00Z')
   d.setUTCDate(d.getUTCDate() + delta)

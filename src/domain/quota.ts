@@ -1,12 +1,18 @@
 import { QuotaExceededError, UnauthorizedError } from '../errors.ts'
 import type { Repositories } from '../db/repositories/index.ts'
-import { nextUtcMidnight, utcDay, type Clock } from './clock.ts'
+import { midnightAfter, nextUtcMidnight, utcDay, type Clock } from './clock.ts'
 
 /** What the rate-limit headers and GET /v1/quota report. */
 export interface QuotaState {
   plan: string
   limit: number
   used: number
+  /**
+   * The UTC day `used` belongs to. The reset the headers name is the end of that day, not of
+   * the day the response happens to be sent on: a request read at 23:59:59.9 and answered
+   * after midnight reports one day throughout.
+   */
+  day?: string
 }
 
 export function remaining(q: QuotaState): number {
@@ -17,7 +23,7 @@ export function rateLimitHeaders(q: QuotaState, now: Date): Record<string, strin
   return {
     'x-ratelimit-limit': String(q.limit),
     'x-ratelimit-remaining': String(remaining(q)),
-    'x-ratelimit-reset': String(Math.floor(nextUtcMidnight(now).getTime() / 1000)),
+    'x-ratelimit-reset': String(Math.floor((q.day ? midnightAfter(q.day) : nextUtcMidnight(now)).getTime() / 1000)),
   }
 }
 
@@ -54,6 +60,7 @@ export async function reserveRequest(deps: { repos: Repositories; clock: Clock }
   } else {
     used = await deps.repos.usage.reserve(state.accountId, day, state.limit)
   }
+  state.day = day
   if (used === undefined) {
     state.used = Math.max(state.used, state.limit)
     const reset = nextUtcMidnight(now)

@@ -12,10 +12,32 @@ export interface RefundQueue {
   /** Writes every pending refund it can; stops at the first failure. Returns how many remain. */
   flush(): Promise<number>
   pending(): number
-  close(): Promise<void>
+  /**
+   * At shutdown: retries until every refund is written or `deadline` (epoch ms) has passed,
+   * then hands the refunds it could not write to `onLost`. Resolves with how many those were.
+   */
+  close(deadline?: number): Promise<number>
 }
 
-export function createRefundQueue(deps: { repos: Repositories; onDrop?: (r: Reservation) => void; intervalMs?: number }): RefundQueue {
+/** The refunds not written, per account and day: what an operator subtracts by hand. */
+export function summarizeRefunds(refunds: readonly Reservation[]): { accountId: string; day: string; count: number }[] {
+  const byKey = new Map<string, { accountId: string; day: string; count: number }>()
+  for (const r of refunds) {
+    const key = `${r.accountId}\u0000${r.day}`
+    const entry = byKey.get(key) ?? { accountId: r.accountId, day: r.day, count: 0 }
+    entry.count++
+    byKey.set(key, entry)
+  }
+  return [...byKey.values()]
+}
+
+export function createRefundQueue(deps: {
+  repos: Repositories
+  onDrop?: (r: Reservation) => void
+  /** The refunds still unwritten when close() gave up. */
+  onLost?: (refunds: Reservation[]) => void
+  intervalMs?: number
+}): RefundQueue {
   const queue: Reservation[] = []
   let flushing: Promise<number> | undefined
   let timer: NodeJS.Timeout | undefined
@@ -56,10 +78,16 @@ export function createRefundQueue(deps: { repos: Repositories; onDrop?: (r: Rese
     },
     flush,
     pending: () => queue.length,
-    async close() {
+    async close(deadline = 0) {
       if (timer) clearTimeout(timer)
       timer = undefined
-      await flush()
+      const retryMs = Math.min(deps.intervalMs ?? 1000, 250)
+      while ((await flush()) > 0 && Date.now() + retryMs < deadline) {
+        await new Promise((r) => setTimeout(r, retryMs))
+      }
+      const lost = queue.splice(0)
+      if (lost.length > 0) deps.onLost?.(lost)
+      return lost.length
     },
   }
 }

@@ -23,6 +23,10 @@ export async function createToken(deps: TokenDeps, accountId: string, rawName: s
   if (name.length === 0 || [...name].length > TOKEN_NAME_MAX) {
     throw new DomainError('INVALID_TOKEN_NAME', `A token name must have 1 to ${TOKEN_NAME_MAX} characters; got ${JSON.stringify(rawName)}`)
   }
+  // The database's text type cannot hold a NUL, and no other control character belongs in a name.
+  if (/\p{Cc}/u.test(name)) {
+    throw new DomainError('INVALID_TOKEN_NAME', `A token name may not contain control characters; got ${JSON.stringify(rawName)}`)
+  }
   const now = deps.clock()
   return deps.repos.db.transaction(async (tx) => {
     const account = await deps.repos.accounts.lockById(tx, accountId)
@@ -45,8 +49,15 @@ export async function createToken(deps: TokenDeps, accountId: string, rawName: s
   })
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Whether `id` can be a token id at all: anything else is no token, not a database error. */
+export function isUuid(id: string): boolean {
+  return UUID.test(id)
+}
+
 export async function revokeToken(deps: TokenDeps, tokenId: string, accountId?: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(tokenId)) throw new DomainError('TOKEN_NOT_FOUND', `No token with id "${tokenId}"`)
+  if (!isUuid(tokenId)) throw new DomainError('TOKEN_NOT_FOUND', `No token with id "${tokenId}"`)
   const revoked = await deps.repos.tokens.revoke(tokenId, deps.clock(), accountId)
   if (revoked) return revoked
   const existing = await deps.repos.tokens.findById(tokenId)
@@ -67,11 +78,13 @@ export function bearerTokenHash(header: string | undefined, tokenPrefix: string)
 }
 
 /** The account a token hash speaks for, as the database says now; else the one 401. */
-export async function authenticateHash(deps: TokenDeps, hash: string): Promise<TokenPrincipal> {
+export async function authenticateHash(deps: TokenDeps, hash: string): Promise<TokenPrincipal & { day: string }> {
   const now = deps.clock()
-  const principal = await deps.repos.tokens.findActiveByHash(hash, utcDay(now), now)
+  const day = utcDay(now)
+  const principal = await deps.repos.tokens.findActiveByHash(hash, day, now)
   if (!principal) throw new UnauthorizedError()
-  return principal
+  // `used` is that day's count.
+  return { ...principal, day }
 }
 
 /** Resolves an Authorization header to the account it speaks for, or throws the one 401. */

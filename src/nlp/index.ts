@@ -2,7 +2,8 @@
 import { tokenize, type Sentence, type Tokenized } from './tokens.ts'
 import type { EntityType } from './entities.ts'
 import { extractEntities } from './mentions.ts'
-import { anchorsBySentence, candidatePairs, decideRelations, loadRelationModel, wordHashes } from './relations.ts'
+import { anchorsBySentence, candidatePairs, decideRelations, loadRelationModel, wordHashes, type Decision, type RelationModel } from './relations.ts'
+import type { Entity } from './entities.ts'
 import { loadSentimentModel, sentimentTowards, type Span } from './sentiment.ts'
 import { MODEL_NAME, type Analysis, type AnalyzeOptions, type ExtractedRelation } from './types.ts'
 
@@ -32,12 +33,34 @@ const LIST: Record<EntityType, keyof Analysis['entities']> = {
 const MAX_EVIDENCE = 400
 const EVIDENCE_CONTEXT = 8 // tokens kept on each side of the pair
 
-/** The sentence supporting a relation, or for an overlong sentence the stretch around the pair. */
-function evidence(doc: Tokenized, s: Sentence, first1: number, first2: number, last1: number, last2: number): string {
+/**
+ * The sentence supporting a relation, or for an overlong sentence the stretch around the pair;
+ * for a pair across two adjacent sentences, both sentences (the stretch around the first
+ * mention when they are overlong together).
+ */
+function evidence(doc: Tokenized, s: Sentence, first1: number, first2: number, last1: number, last2: number, s2 = s): string {
+  if (s2 !== s) {
+    const [a, b] = s.start < s2.start ? [s, s2] : [s2, s]
+    if (b.end - a.start <= 2 * MAX_EVIDENCE) return doc.text.slice(a.start, b.end)
+    return evidence(doc, s, first1, first1, last1, last1)
+  }
   if (s.end - s.start <= MAX_EVIDENCE) return doc.text.slice(s.start, s.end)
   const a = Math.max(s.first, Math.min(first1, first2) - EVIDENCE_CONTEXT)
   const b = Math.min(s.last, Math.max(last1, last2) + EVIDENCE_CONTEXT)
   return doc.text.slice(doc.tokens[a].start, doc.tokens[b - 1].end)
+}
+
+/**
+ * The relations among a document's entities, most confident first. `model` replaces the
+ * committed relation model (cross-validation in scripts/nlp/eval-relations.ts).
+ */
+export function extractRelations(doc: Tokenized, entities: Entity[], model: RelationModel = relationModel, words?: Uint32Array): Decision[] {
+  const anchors = anchorsBySentence(doc, entities)
+  const candidates = candidatePairs(anchors, model.places)
+  if (!candidates.length) return []
+  const decisions = decideRelations(doc, anchors, candidates, model, words ?? wordHashes(doc), entities)
+  decisions.sort((a, b) => b.confidence - a.confidence || a.candidate.source.first - b.candidate.source.first)
+  return decisions
 }
 
 export function analyze(text: string, options: AnalyzeOptions): Analysis {
@@ -47,21 +70,19 @@ export function analyze(text: string, options: AnalyzeOptions): Analysis {
   for (const e of entities) lists[LIST[e.type]].push(e.name)
 
   const relations: ExtractedRelation[] = []
-  const anchors = anchorsBySentence(doc, entities)
-  const candidates = candidatePairs(anchors)
   // Hashed once for the relation features and the sentiment of every relation.
-  const words = candidates.length ? wordHashes(doc) : new Uint32Array(0)
-  const decisions = decideRelations(doc, anchors, candidates, relationModel, words)
-  decisions.sort((a, b) => b.confidence - a.confidence || a.candidate.source.first - b.candidate.source.first)
+  const words = entities.length > 1 ? wordHashes(doc) : new Uint32Array(0)
+  const decisions = entities.length > 1 ? extractRelations(doc, entities, relationModel, words) : []
   for (const d of decisions) {
-    const { source, target, sent } = d.candidate
+    const { source, target, sent, sent2 } = d.candidate
     const s = doc.sentences[sent]
     relations.push({
       source: source.entity.name,
       target: target.entity.name,
       type: d.type,
-      evidence: evidence(doc, s, source.first, target.first, source.last, target.last),
-      sentiment: targetSentiment(doc, [source, target], sent, words),
+      evidence: evidence(doc, s, source.first, target.first, source.last, target.last, doc.sentences[sent2]),
+      // Read in the source's sentence; across two sentences, towards the source alone there.
+      sentiment: targetSentiment(doc, sent === sent2 ? [source, target] : [source], sent, words),
       confidence: +d.confidence.toFixed(4),
     })
   }

@@ -1,9 +1,15 @@
-// Relations between entities of one sentence: candidate pairs (pronouns resolved to the
-// canonical entity), a typed decision per pair, evidence and calibrated confidence.
+// Relations between entities: candidate pairs (pronouns resolved to the canonical entity) in
+// one sentence or in two adjacent ones, a typed decision per pair, evidence and calibrated
+// confidence.
 //
-// Types that CoNLL04 annotates (works_for, lives_in, located_in, killed) are decided by a
-// logistic regression trained on it: there the entity types fix the relation type, and the
-// model only judges whether the pair is related. The other types come from cue phrases.
+// Every type that a corpus annotates (works_for, lives_in, located_in, killed, born_in,
+// family_of, member_of, part_of, produces, owns, founded) is decided by a logistic regression
+// of its own (one against the rest), trained on CoNLL04 and Re-DocRED over the engine's own
+// entities. The entity types of the pair restrict which relation types are considered (a
+// company does not work for a person, a city is no one's partner). The cue phrases are
+// features of the classifier; only acquired, partner_of and competitor_of, which no corpus
+// annotates, are read from cue phrases alone, with a confidence per phrase measured on a
+// hand-labelled sample of their predictions.
 import { readFileSync } from 'node:fs'
 import type { Tokenized } from './tokens.ts'
 import type { Entity, EntityType } from './entities.ts'
@@ -24,7 +30,10 @@ export interface Anchor {
 export interface RelationCandidate {
   source: Anchor
   target: Anchor
+  /** The source's sentence. */
   sent: number
+  /** The target's sentence: `sent` or the one next to it. */
+  sent2: number
 }
 
 const PRONOUN_TYPE: Record<string, EntityType> = {
@@ -59,38 +68,87 @@ export function anchorsBySentence(doc: Tokenized, entities: Entity[]): Anchor[][
 }
 
 const MAX_GAP = 30
+/** Sentences with more names than this are tables and lists: no relations read there. */
+const MAX_ANCHORS = 40
 
-/** Ordered pairs of distinct entities within a sentence (each mention pair once). */
-export function candidatePairs(anchors: Anchor[][]): RelationCandidate[] {
+/**
+ * Ordered pairs of distinct entities: within a sentence (each mention pair once, at most
+ * MAX_GAP tokens apart), and across two adjacent sentences for the entity pairs that share no
+ * sentence ("Schneider … He coached the Russian team").
+ */
+export function candidatePairs(anchors: Anchor[][], places?: PlaceTable): RelationCandidate[] {
   const out: RelationCandidate[] = []
+  const together = new Set<string>()
+  const pairKey = (x: Anchor, y: Anchor) => x.entity.name + '\u0000' + x.entity.type + '\u0000' + y.entity.name + '\u0000' + y.entity.type
   for (let s = 0; s < anchors.length; s++) {
     const list = anchors[s]
-    if (list.length > 40) continue // tables and lists: no sentence-level relations to read
+    if (list.length > MAX_ANCHORS) continue
     for (let a = 0; a < list.length; a++) {
       for (let b = 0; b < list.length; b++) {
         if (a === b) continue
         const x = list[a]
         const y = list[b]
         if (x.entity === y.entity || (x.pronoun && y.pronoun)) continue
+        together.add(pairKey(x, y))
         // Farther apart than this, sentence-level relations are rare and the pairs many.
         if ((x.first < y.first ? y.first - x.last : x.first - y.last) > MAX_GAP) continue
-        out.push({ source: x, target: y, sent: s })
+        out.push({ source: x, target: y, sent: s, sent2: s })
       }
+    }
+  }
+  for (let s = 0; s + 1 < anchors.length; s++) {
+    const l1 = anchors[s]
+    const l2 = anchors[s + 1]
+    if (!l1.length || !l2.length || l1.length > MAX_ANCHORS || l2.length > MAX_ANCHORS) continue
+    for (const x of l1) {
+      for (const y of l2) {
+        if (x.entity === y.entity || x.pronoun || y.pronoun) continue
+        if (together.has(pairKey(x, y))) continue
+        out.push({ source: x, target: y, sent: s, sent2: s + 1 })
+        out.push({ source: y, target: x, sent: s + 1, sent2: s })
+      }
+    }
+    for (const x of l1) for (const y of l2) together.add(pairKey(x, y)).add(pairKey(y, x))
+  }
+  if (places) {
+    // A place and its country anywhere in the document: their first mentions.
+    const firsts: Anchor[] = []
+    const seen = new Set<Entity>()
+    for (const list of anchors) for (const a of list) if (!a.pronoun && !seen.has(a.entity)) { seen.add(a.entity); firsts.push(a) }
+    for (const x of firsts) for (const y of firsts) {
+      if (x === y || together.has(pairKey(x, y)) || !inCountry(places, x.entity, y.entity)) continue
+      out.push({ source: x, target: y, sent: x.sent, sent2: y.sent })
     }
   }
   return out
 }
 
-/** The CoNLL04 relation implied by an ordered pair of entity types. */
-export const PAIR_TYPE: Partial<Record<string, RelationType>> = {
-  'PER>ORG': 'works_for',
-  'PER>LOC': 'lives_in',
-  'ORG>LOC': 'located_in',
-  'LOC>LOC': 'located_in',
-  'PER>PER': 'killed',
+/** The relation types the classifier considers for an ordered pair of entity types. */
+export const LEARNED_TYPES: Partial<Record<string, RelationType[]>> = {
+  'PER>ORG': ['works_for', 'member_of', 'founded'],
+  'PER>LOC': ['lives_in', 'born_in'],
+  'ORG>LOC': ['located_in'],
+  'LOC>LOC': ['located_in'],
+  'PER>PER': ['killed', 'family_of'],
+  'ORG>ORG': ['part_of', 'owns', 'member_of'],
+  'ORG>OBJ': ['produces', 'owns'],
+  'LOC>ORG': ['member_of'],
 }
 
-interface Pattern {
+/** Types decided by the classifier, in a fixed order (their index is hashed into the features). */
+export const CLASSIFIED: RelationType[] = [
+  'works_for', 'lives_in', 'located_in', 'killed', 'born_in', 'family_of', 'member_of', 'part_of', 'produces', 'owns', 'founded',
+]
+
+/** Types read from cue phrases alone: no corpus we have annotates them. */
+export const PATTERN_ONLY: RelationType[] = ['acquired', 'partner_of', 'competitor_of']
+
+/** Types whose two directions are one fact: reported both ways with the same confidence. */
+const SYMMETRIC = new Set<RelationType>(['family_of'])
+/** Types of which only the likelier direction of a pair is reported. */
+const ONE_WAY = new Set<RelationType>(['located_in', 'killed'])
+
+export interface Pattern {
   type: RelationType
   src: EntityType[]
   tgt: EntityType[]
@@ -100,8 +158,9 @@ interface Pattern {
   reversed?: boolean
 }
 
-// Cue phrases for the types CoNLL04 does not annotate, and for born_in, which CoNLL04 folds into Live_In.
-const PATTERNS: Pattern[] = [
+// Cue phrases. Their index is a feature of the classifier and the key of a pattern-only type's
+// measured precision: append, never reorder.
+export const PATTERNS: Pattern[] = [
   { type: 'born_in', src: ['PER'], tgt: ['LOC'], between: /\bborn\b.*\b(in|at)\b|\bnative of\b|\bbirthplace\b/ },
   { type: 'founded', src: ['PER', 'ORG'], tgt: ['ORG'], between: /\b(co-?)?found(ed|s|ing)\b|\b(co-?)?founder of\b|\bestablished\b|\bset up\b|\bcreated\b|\bstarted\b/ },
   { type: 'founded', src: ['PER'], tgt: ['ORG'], between: /^(,|'s|’s)?\s*(co-?)?founders?\b|^(,|'s|’s)?\s*the (co-?)?founders?\b/, reversed: true },
@@ -112,63 +171,122 @@ const PATTERNS: Pattern[] = [
   { type: 'owns', src: ['PER', 'ORG'], tgt: ['ORG', 'OBJ'], between: /^(,|'s|’s)?\s*(the )?(owner|parent( company)?)\b|^\s*is owned by\b|^,? owned by\b/, reversed: true },
   { type: 'produces', src: ['ORG', 'PER'], tgt: ['OBJ'], between: /\b(makes?|made|makers? of|produces?|produced|producer of|manufactures?|manufactured|manufacturer of|released?|launch(ed|es)?|unveil(ed|s)?|develop(ed|s)?|developer of|built|builds|designed|wrote|written|directed|publish(ed|es))\b|^(’s|'s)$/ },
   { type: 'produces', src: ['ORG', 'PER'], tgt: ['OBJ'], between: /^\s*(is|was)? ?(made|produced|manufactured|developed|built|designed|released|published|written|directed) by\b|^,? (made|built|developed|designed|produced) by\b/, reversed: true },
-  { type: 'partner_of', src: ['ORG', 'PER', 'LOC'], tgt: ['ORG', 'PER', 'LOC'], between: /\bpartner(ed|ing|ship|s)? (with|of)\b|\bteamed up with\b|\balliance with\b|\bjoint venture with\b|\bcollaborat(ed|ing|ion) with\b|\bpartnership between\b/ },
+  // A partnership or a rivalry is between two organizations or two persons, never a place.
+  { type: 'partner_of', src: ['ORG', 'PER'], tgt: ['ORG', 'PER'], between: /\bpartner(ed|ing|ship|s)? (with|of)\b|\bteamed up with\b|\balliance with\b|\bjoint venture with\b|\bcollaborat(ed|ing|ion) with\b|\bpartnership between\b/ },
   { type: 'competitor_of', src: ['ORG', 'PER'], tgt: ['ORG', 'PER'], between: /\brivals?\b|\bcompetitors?\b|\bcompet(es|ed|ing) (with|against)\b|\bcompetition (with|from)\b|\bbattle with\b/ },
   { type: 'family_of', src: ['PER'], tgt: ['PER'], between: /\b(wife|husband|son|daughter|brother|sister|father|mother|widow|widower|cousin|uncle|aunt|nephew|niece|grandson|granddaughter|grandfather|grandmother|spouse|sibling|parents?|child|children)\b|\bmarried\b/ },
+  { type: 'works_for', src: ['PER'], tgt: ['ORG'], between: /\b(chief executive|ceo|chairman|chairwoman|president|director|head|founder|employee|spokes(man|woman|person)|professor|manager|editor|worked|works|working|employed|hired|appointed|coach|leader) (of|at|for|with)\b/ },
+  { type: 'located_in', src: ['ORG', 'LOC'], tgt: ['LOC'], between: /\b(headquartered|based|located|situated|lies|capital|city|town|village|municipality|county|district|province|region|state) (in|of)\b|^,$/ },
+  { type: 'lives_in', src: ['PER'], tgt: ['LOC'], between: /\b(lives?|lived|living|resides?|resided|residing|settled|moved) (in|to)\b|\bresident of\b|\bhome in\b/ },
 ]
 
-/** The cue-phrase type for a candidate, if any. */
-export function patternType(doc: Tokenized, c: RelationCandidate): RelationType | undefined {
-  const { source: s, target: t } = c
-  const forward = s.first < t.first
-  const [a, b] = forward ? [s, t] : [t, s]
-  if (b.first - a.last > 14) return undefined
-  const patterns = PATTERNS_BY_PAIR.get(s.entity.type + '>' + t.entity.type + (forward ? '' : '<'))
-  if (!patterns) return undefined
-  const between = betweenText(doc, a.last, b.first)
-  for (const p of patterns) if (p.between.test(between)) return p.type
-  return undefined
+/** Feature of a cue phrase as the classifier of its own type reads it (trained from a prior, see train-relations.ts). */
+export function patternFeature(k: number): number {
+  return feat(R.pat, k)
 }
 
-// Patterns grouped by (source type, target type, direction), in their order of precedence.
-const PATTERNS_BY_PAIR = new Map<string, Pattern[]>()
-for (const p of PATTERNS) {
-  for (const src of p.src) {
-    for (const tgt of p.tgt) {
-      const k = src + '>' + tgt + (p.reversed ? '<' : '')
-      const list = PATTERNS_BY_PAIR.get(k)
-      if (list) list.push(p)
-      else PATTERNS_BY_PAIR.set(k, [p])
-    }
-  }
-}
-
+/** Lower-cased words between the two mentions of a candidate, earlier one first. */
 function betweenText(doc: Tokenized, from: number, to: number): string {
   let out = ''
   for (let i = from; i < to; i++) out += (i > from ? ' ' : '') + doc.tokens[i].text.toLowerCase()
   return out
 }
 
+/** Indexes of the cue phrases that match a same-sentence candidate, ignoring entity types. */
+export function matchingPatterns(doc: Tokenized, c: RelationCandidate): number[] {
+  if (c.sent !== c.sent2) return []
+  const { source: s, target: t } = c
+  const forward = s.first < t.first
+  const [a, b] = forward ? [s, t] : [t, s]
+  if (b.first - a.last > 14) return []
+  const between = betweenText(doc, a.last, b.first)
+  const out: number[] = []
+  PATTERNS.forEach((p, k) => { if (!!p.reversed !== forward && p.between.test(between)) out.push(k) })
+  return out
+}
+
+/** The pattern-only relation (type and cue-phrase index) a candidate expresses, if any. */
+export function patternOnlyMatch(c: RelationCandidate, matched: number[]): { type: RelationType; pattern: number } | undefined {
+  for (const k of matched) {
+    const p = PATTERNS[k]
+    if (!PATTERN_ONLY.includes(p.type)) continue
+    if (!p.src.includes(c.source.entity.type) || !p.tgt.includes(c.target.entity.type)) continue
+    if (c.source.pronoun || c.target.pronoun) continue
+    // A rivalry or partnership joins two of a kind: a person and a company are neither.
+    if (p.type !== 'acquired' && c.source.entity.type !== c.target.entity.type) continue
+    return { type: p.type, pattern: k }
+  }
+  return undefined
+}
+
+// Head words that contradict an argument's role, whatever the tagger said: a "person" named
+// after a job title ("CEO") works for no one, and a "place" whose head is an institution
+// ("Black Sea Fleet", "St Petersburg University") is no one's home or birthplace.
+const ROLE_WORDS = new Set(('ceo cfo coo cto chairman chairwoman chairperson president vice director manager executive ' +
+  'founder spokesman spokeswoman spokesperson secretary minister chief officer head analyst editor').split(' '))
+const INSTITUTION_HEADS = new Set(('fleet army navy corps brigade division regiment battalion squadron university college ' +
+  'school academy institute museum bank company corporation inc ltd corp group party council committee ministry ' +
+  'department agency association union league club team church hospital court parliament assembly commission').split(' '))
+
+// Heads that name a company, never a person ("Acme Robotics" read as a person works for no one).
+const COMPANY_HEADS = new Set(('robotics technologies technology systems software labs laboratories motors airlines airways ' +
+  'pharmaceuticals industries holdings partners capital ventures networks media communications electronics energy').split(' '))
+
+/** Whether an entity may fill an argument of a relation, beyond its entity type. */
+export function argumentFits(e: Entity): boolean {
+  const ws = e.name.toLowerCase().split(/\s+/)
+  const head = ws[ws.length - 1].replace(/[.,]$/, '')
+  if (e.type === 'PER') {
+    if (ROLE_WORDS.has(head) && (ws.length === 1 || ROLE_WORDS.has(ws[0]))) return false
+    return !INSTITUTION_HEADS.has(head) && !COMPANY_HEADS.has(head)
+  }
+  if (e.type === 'LOC') return !INSTITUTION_HEADS.has(head)
+  // An organization's name does not start with a job title ("CEO Jane").
+  if (e.type === 'ORG') return !(ws.length > 1 && ROLE_WORDS.has(ws[0]) && ws[0] !== 'head')
+  return true
+}
+
+/** Hash of a place name as the place table keys it (case, dots and spacing ignored). */
+export function placeKey(name: string): number {
+  return fnv(name.toLowerCase().replace(/[.’']/g, '').replace(/\s+/g, ' ').trim())
+}
+
+/** Place-name hash → country index × 2 (+1 for the country's own name); see scripts/nlp/places.ts. */
+export type PlaceTable = { get(key: number): number | undefined }
+
+/** Far apart in a document, a place and its country: the one pair read across any distance. */
+export function inCountry(places: PlaceTable | undefined, x: Entity, y: Entity): boolean {
+  if (!places || x.type !== 'LOC' || y.type !== 'LOC') return false
+  const a = places.get(placeKey(x.name))
+  const b = places.get(placeKey(y.name))
+  return a !== undefined && b !== undefined && (a & 1) === 0 && (b & 1) === 1 && a >> 1 === b >> 1
+}
+
 export interface RelationModel {
+  /** Place name → country, for the place features and the far pairs. */
+  places?: PlaceTable
   /** Feature id → index into `weights`. */
   features: IdIndex
   weights: Float64Array
-  calibration: Calibration
-  /** Minimum classifier score for a relation to be reported (chosen on training folds). */
-  threshold: number
-  /** Confidence reported for a cue-phrase relation, per type. */
-  patternConfidence: Partial<Record<RelationType, number>>
+  /** Per classified type: the map from classifier probability to confidence (key "type*": where a cue phrase of the type matched) … */
+  calibration: Record<string, Calibration>
+  /** … and the lowest confidence at which a relation of that type is reported. */
+  threshold: Partial<Record<RelationType, number>>
+  /** Confidence of a pattern-only relation, by cue-phrase index (measured on labelled predictions). */
+  patternConfidence: Record<string, number>
 }
 
 const bucket = (n: number) => (n <= 0 ? 0 : n <= 2 ? n : n <= 4 ? 3 : n <= 7 ? 4 : n <= 12 ? 5 : 6)
 const TYPE_ID: Record<EntityType, number> = { PER: 1, ORG: 2, LOC: 3, OBJ: 4 }
 
-// Feature templates of the relatedness classifier. Never renumber: baked into the model file.
+// Feature templates. Never renumber: baked into the model file.
 const R = {
   bias: 1, tp: 2, ord: 3, dist: 4, bw: 5, bb: 6, bf: 7, bl: 8, far: 9, verbs: 10, pre: 11, post: 12,
   app: 13, poss: 14, adj: 15, spron: 16, tpron: 17, commas: 18, shead: 19, thead: 20, trank: 21,
   srank: 22, ranks: 23, uw: 24, sgaz: 25, tgaz: 26, smc: 27, tmc: 28, crowd: 29,
   dsyn: 30, dord: 31, ctx2: 32,
+  pat: 33, patTp: 34, xs: 35, xsOrd: 36, xsPre: 37, xsPost: 38, first: 39, sal: 40, cooc: 41, only: 42,
+  typed: 43, xsHead: 44, xsGaz: 45, sentPos: 46, place: 47, far2: 48,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -180,17 +298,103 @@ export function wordHashes(doc: Tokenized): Uint32Array {
 
 const COMMA = fnv(',')
 const POSSESSIVE = new Set([fnv("'s"), fnv('’s')])
+const COUNTRY_BIT = 1 << 1
 
-/** Features (hashed, see features.ts) of a candidate pair for the relatedness classifier. */
-export function relationFeatures(doc: Tokenized, words: Uint32Array, c: RelationCandidate, sentAnchors: Anchor[]): number[] {
+/** What the features read of the whole document: computed once per document. */
+export interface DocContext {
+  /** Entities by salience rank within their type (0 = most salient). */
+  rank: Map<Entity, number>
+  /** The entity of the document's first mention (the subject of an encyclopaedia article). */
+  firstEntity: Entity | undefined
+  /** Number of known countries among the places. */
+  countries: number
+  /** Number of sentences in which both entities of a pair appear (by "source\0target" names). */
+  cooc: Map<Entity, Map<Entity, number>>
+}
+
+export function docContext(anchors: Anchor[][], entities: Entity[]): DocContext {
+  const rank = new Map<Entity, number>()
+  const seen = new Map<EntityType, number>()
+  let countries = 0
+  // Entities arrive most salient first.
+  for (const e of entities) {
+    const n = seen.get(e.type) ?? 0
+    rank.set(e, n)
+    seen.set(e.type, n + 1)
+    if (e.type === 'LOC' && (e.classes ?? 0) & COUNTRY_BIT) countries++
+  }
+  let firstEntity: Entity | undefined
+  let firstAt = Infinity
+  for (const e of entities) if (e.mentions[0] && e.mentions[0].first < firstAt) { firstAt = e.mentions[0].first; firstEntity = e }
+  const cooc = new Map<Entity, Map<Entity, number>>()
+  for (const list of anchors) {
+    const es = [...new Set(list.map((a) => a.entity))]
+    for (const x of es) {
+      let m = cooc.get(x)
+      if (!m) cooc.set(x, (m = new Map()))
+      for (const y of es) if (x !== y) m.set(y, (m.get(y) ?? 0) + 1)
+    }
+  }
+  return { rank, firstEntity, countries, cooc }
+}
+
+/**
+ * Features (hashed, see features.ts) of a candidate pair, shared by every relation type; the
+ * classifier of type k reads each as `typedFeature(f, k)`.
+ */
+export function relationFeatures(doc: Tokenized, words: Uint32Array, c: RelationCandidate, anchors: Anchor[][], ctx: DocContext, matched: number[], places?: PlaceTable): number[] {
   const { source: s, target: t } = c
-  const tp = TYPE_ID[s.entity.type] * 8 + TYPE_ID[t.entity.type]
+  // A state joins an organization as an organization does: no corpus has the pair otherwise.
+  const sType = s.entity.type === 'LOC' && t.entity.type === 'ORG' ? 'ORG' : s.entity.type
+  const tp = TYPE_ID[sType] * 8 + TYPE_ID[t.entity.type]
   const forward = s.first < t.first
   const [a, b] = forward ? [s, t] : [t, s]
   const toks = doc.tokens
+  const f: number[] = [RELATION_BIAS, feat(R.tp, tp)]
+  // What the document says of the pair as a whole: its main actors and containers.
+  const sr = Math.min(ctx.rank.get(s.entity) ?? 3, 3)
+  const tr = Math.min(ctx.rank.get(t.entity) ?? 3, 3)
+  f.push(feat(R.sal, sr * 4 + tr, tp))
+  f.push(feat(R.first, (ctx.firstEntity === s.entity ? 1 : 0) + (ctx.firstEntity === t.entity ? 2 : 0), tp))
+  f.push(feat(R.cooc, Math.min(ctx.cooc.get(s.entity)?.get(t.entity) ?? 0, 3), tp))
+  if ((t.entity.classes ?? 0) & COUNTRY_BIT) f.push(feat(R.only, Math.min(ctx.countries, 3), tp))
+  f.push(feat(R.smc, Math.min(s.entity.mentions.length, 3), tp), feat(R.tmc, Math.min(t.entity.mentions.length, 3), tp))
+  f.push(feat(R.sentPos, Math.min(c.sent, 2) * 4 + Math.min(c.sent2, 2), tp))
+  for (let bit = 0; bit < 7; bit++) {
+    if ((s.entity.classes ?? 0) & (1 << bit)) f.push(feat(R.sgaz, bit, tp))
+    if ((t.entity.classes ?? 0) & (1 << bit)) f.push(feat(R.tgaz, bit, tp))
+  }
+  if (s.pronoun) f.push(feat(R.spron, tp))
+  if (t.pronoun) f.push(feat(R.tpron, tp))
+  f.push(feat(R.shead, words[s.last - 1], tp), feat(R.thead, words[t.last - 1], tp))
+  for (const k of matched) f.push(feat(R.pat, k), feat(R.patTp, k, tp))
+  if (places) {
+    // Known places: the same country (a town and its country), another one, or both countries.
+    const a1 = places.get(placeKey(s.entity.name))
+    const b1 = places.get(placeKey(t.entity.name))
+    if (a1 !== undefined && b1 !== undefined) f.push(feat(R.place, (a1 >> 1 === b1 >> 1 ? 1 : 2) + 4 * (a1 & 1) + 8 * (b1 & 1), tp))
+    else f.push(feat(R.place, (a1 === undefined ? 0 : 16 + (a1 & 1)) + (b1 === undefined ? 0 : 32 + 2 * (b1 & 1)), tp))
+  }
+
+  if (c.sent !== c.sent2) {
+    // Two sentences: what each mention's neighbourhood says, and which comes first.
+    f.push(feat(R.xs, tp), feat(R.xsOrd, forward ? 1 : 0, tp))
+    if (Math.abs(c.sent - c.sent2) > 1) f.push(feat(R.far2, tp))
+    const s1 = doc.sentences[a.sent]
+    const s2 = doc.sentences[b.sent]
+    f.push(feat(R.xsPre, a.first > s1.first ? words[a.first - 1] : 1, tp * 2 + (forward ? 1 : 0)))
+    f.push(feat(R.xsPost, a.last < s1.last ? words[a.last] : 2, tp * 2 + (forward ? 1 : 0)))
+    f.push(feat(R.xsPre, b.first > s2.first ? words[b.first - 1] : 1, 100 + tp * 2 + (forward ? 1 : 0)))
+    f.push(feat(R.xsPost, b.last < s2.last ? words[b.last] : 2, 100 + tp * 2 + (forward ? 1 : 0)))
+    f.push(feat(R.xsHead, Math.min(a.first - s1.first, 3) * 4 + Math.min(b.first - s2.first, 3), tp))
+    f.push(feat(R.crowd, bucket(anchors[a.sent].length) * 8 + bucket(anchors[b.sent].length), tp + 100))
+    return f
+  }
+
+  const sentAnchors = anchors[c.sent]
   const sent = doc.sentences[c.sent]
   const dist = b.first - a.last
-  const f: number[] = [RELATION_BIAS, feat(R.tp, tp), feat(R.ord, forward ? 1 : 0, tp), feat(R.dist, bucket(dist), tp)]
+  f.push(feat(R.ord, forward ? 1 : 0, tp), feat(R.dist, bucket(dist), tp))
   let verbs = 0
   let commas = 0
   for (let i = a.last; i < b.first; i++) {
@@ -207,8 +411,6 @@ export function relationFeatures(doc: Tokenized, words: Uint32Array, c: Relation
   if (dist === 1 && words[a.last] === COMMA) f.push(feat(R.app, tp))
   if (dist === 1 && POSSESSIVE.has(words[a.last])) f.push(feat(R.poss, tp))
   if (dist === 0) f.push(feat(R.adj, tp))
-  if (s.pronoun) f.push(feat(R.spron, tp))
-  if (t.pronoun) f.push(feat(R.tpron, tp))
   f.push(feat(R.commas, Math.min(commas, 3), tp))
   // The short links by direction: "Beijing 's Tiananmen Square" reads the other way from
   // "Tiananmen Square , Beijing"; after a comma, the word that follows ("X , a Y", "X , in Y").
@@ -220,44 +422,39 @@ export function relationFeatures(doc: Tokenized, words: Uint32Array, c: Relation
   // Distance by direction, and the two words before the pair by direction.
   f.push(feat(R.dord, bucket(dist) * 2 + fw, tp))
   f.push(feat(R.ctx2, a.first - 2 >= sent.first ? feat(0, words[a.first - 2], words[a.first - 1]) : 1, tp * 2 + fw))
-  // How often each entity is mentioned (the document's main actors take part in more of its
-  // relations) and how crowded the sentence is (lists and tables relate few of their names).
-  f.push(feat(R.smc, Math.min(s.entity.mentions.length, 3), tp), feat(R.tmc, Math.min(t.entity.mentions.length, 3), tp))
+  // How crowded the sentence is (lists and tables relate few of their names).
   f.push(feat(R.crowd, bucket(sentAnchors.length), tp))
-  // The source's own last word carries titles of its head ("President", "Inc").
-  f.push(feat(R.shead, words[s.last - 1], tp), feat(R.thead, words[t.last - 1], tp))
   // Is the target the nearest entity of its type to the source, and vice versa? Pairing each
   // entity with its nearest compatible partner alone reaches F1 0.5 on CoNLL04.
   let tRank = 0
   let sRank = 0
-  const d0 = dist
   for (const o of sentAnchors) {
     if (o.entity === s.entity || o.entity === t.entity) continue
-    if (o.entity.type === t.entity.type && gapOf(s, o) < d0) tRank++
-    if (o.entity.type === s.entity.type && gapOf(o, t) < d0) sRank++
+    if (o.entity.type === t.entity.type && gapOf(s, o) < dist) tRank++
+    if (o.entity.type === s.entity.type && gapOf(o, t) < dist) sRank++
   }
   tRank = Math.min(tRank, 2)
   sRank = Math.min(sRank, 2)
   f.push(feat(R.trank, tRank, tp), feat(R.srank, sRank, tp), feat(R.ranks, tRank * 4 + sRank))
-  // What the names are known as: a country or state is a likely container, a city a likely base.
-  // Only the external lists (the first seven classes): the names from the training annotation
-  // would be known for every training pair and so be over-trusted.
-  for (let b = 0; b < 7; b++) {
-    if ((s.entity.classes ?? 0) & (1 << b)) f.push(feat(R.sgaz, b, tp))
-    if ((t.entity.classes ?? 0) & (1 << b)) f.push(feat(R.tgaz, b, tp))
-  }
   return f
+}
+
+/** A shared feature as read by the classifier of one relation type. */
+export function typedFeature(f: number, type: RelationType): number {
+  return feat(R.typed, f, CLASSIFIED.indexOf(type) + 1)
 }
 
 function gapOf(x: Anchor, y: Anchor): number {
   return x.first < y.first ? y.first - x.last : x.first - y.last
 }
 
-export function relatednessScore(model: RelationModel, feats: number[]): number {
+/** Classifier probability that the candidate holds the relation `type`. */
+export function relationScore(model: RelationModel, feats: number[], type: RelationType): number {
   let z = 0
+  const k = CLASSIFIED.indexOf(type) + 1
   for (const f of feats) {
-    const r = model.features.row(f)
-    z += r < 0 ? 0 : model.weights[r]
+    const r = model.features.row(feat(R.typed, f, k))
+    if (r >= 0) z += model.weights[r]
   }
   return 1 / (1 + Math.exp(-z))
 }
@@ -268,41 +465,103 @@ export interface Decision {
   candidate: RelationCandidate
 }
 
-/** Decides every candidate; returns the reported relations (one per triple, best evidence). */
-export function decideRelations(doc: Tokenized, anchors: Anchor[][], candidates: RelationCandidate[], model: RelationModel, words = wordHashes(doc)): Decision[] {
-  const best = new Map<string, Decision>()
+/** A candidate scored for one type, before calibration: what training and decisions share. */
+export interface Scored {
+  type: RelationType
+  /** Classifier probability, or for a pattern-only type the cue phrase's measured precision. */
+  score: number
+  candidate: RelationCandidate
+  /** Cue-phrase index of a pattern-only relation. */
+  pattern?: number
+  /** The candidate matches a cue phrase of the type. */
+  cue?: boolean
+}
+
+/**
+ * Every (candidate, type) the engine considers, with its features: the argument checks and the
+ * entity-type restrictions applied. `score` is filled by `scoreCandidates`.
+ */
+export interface TypedCandidate {
+  candidate: RelationCandidate
+  /** Classified types the entity types allow. */
+  types: RelationType[]
+  feats: number[]
+  /** Types whose own cue phrase the pair matches (calibrated apart: see train-relations.ts). */
+  cues: RelationType[]
+  patternOnly?: { type: RelationType; pattern: number }
+}
+
+export function typedCandidates(doc: Tokenized, anchors: Anchor[][], candidates: RelationCandidate[], ctx: DocContext, words: Uint32Array, places?: PlaceTable): TypedCandidate[] {
+  const out: TypedCandidate[] = []
   for (const c of candidates) {
-    let type = patternType(doc, c)
-    let confidence: number
-    if (type) confidence = model.patternConfidence[type] ?? 0.5
-    else {
-      type = PAIR_TYPE[c.source.entity.type + '>' + c.target.entity.type]
-      if (!type) continue
-      const score = relatednessScore(model, relationFeatures(doc, words, c, anchors[c.sent]))
-      if (score < model.threshold) continue
-      confidence = calibrate(model.calibration, score)
-    }
-    const k = c.source.entity.type + c.source.entity.name + '\u0000' + type + '\u0000' + c.target.entity.type + c.target.entity.name
+    if (!argumentFits(c.source.entity) || !argumentFits(c.target.entity)) continue
+    const types = LEARNED_TYPES[c.source.entity.type + '>' + c.target.entity.type]
+    const matched = matchingPatterns(doc, c)
+    const patternOnly = patternOnlyMatch(c, matched)
+    if (!types && !patternOnly) continue
+    const cues = types ? types.filter((t) => matched.some((k) => PATTERNS[k].type === t)) : []
+    out.push({ candidate: c, types: types ?? [], feats: types ? relationFeatures(doc, words, c, anchors, ctx, matched, places) : [], cues, patternOnly })
+  }
+  return out
+}
+
+/** Decides every candidate; returns the reported relations (one per triple, best evidence). */
+export function decideRelations(doc: Tokenized, anchors: Anchor[][], candidates: RelationCandidate[], model: RelationModel, words = wordHashes(doc), entities?: Entity[]): Decision[] {
+  const ctx = docContext(anchors, entities ?? [...new Set(anchors.flat().map((a) => a.entity))])
+  const best = new Map<string, Scored>()
+  const keep = (d: Scored, k: string) => {
     const prev = best.get(k)
-    const len = doc.sentences[c.sent].end - doc.sentences[c.sent].start
-    if (!prev) best.set(k, { type, confidence, candidate: c })
-    else {
-      const plen = doc.sentences[prev.candidate.sent].end - doc.sentences[prev.candidate.sent].start
-      // Several sentences support the same triple: it is at least as likely as the best of them,
-      // and the shortest one serves as evidence.
-      const conf = Math.max(prev.confidence, confidence)
-      best.set(k, len < plen ? { type, confidence: conf, candidate: c } : { ...prev, confidence: conf })
+    if (!prev || d.score > prev.score || (d.score === prev.score && span(doc, d.candidate) < span(doc, prev.candidate))) best.set(k, d)
+  }
+  for (const tc of typedCandidates(doc, anchors, candidates, ctx, words, model.places)) {
+    const c = tc.candidate
+    if (tc.patternOnly) {
+      const score = model.patternConfidence[String(tc.patternOnly.pattern)]
+      if (score !== undefined) keep({ type: tc.patternOnly.type, score, candidate: c, pattern: tc.patternOnly.pattern }, tripleKey(c.source.entity, tc.patternOnly.type, c.target.entity))
     }
+    for (const type of tc.types) keep({ type, score: relationScore(model, tc.feats, type), candidate: c, cue: tc.cues.includes(type) }, tripleKey(c.source.entity, type, c.target.entity))
   }
-  // A place is not inside what is inside it, and a killer is not killed by the victim: of the
-  // two directions of a pair, only the likelier is reported (located_in, killed).
+  return finalize(best, (d) => (d.pattern !== undefined ? d.score : calibrateType(model, d.type, d.score, d.cue)), (d, conf) => d.pattern !== undefined || conf >= (model.threshold[d.type] ?? 0.5))
+}
+
+export function tripleKey(s: Entity, type: RelationType, t: Entity): string {
+  return s.type + s.name + '\u0000' + type + '\u0000' + t.type + t.name
+}
+
+function span(doc: Tokenized, c: RelationCandidate): number {
+  const a = doc.sentences[Math.min(c.sent, c.sent2)]
+  const b = doc.sentences[Math.max(c.sent, c.sent2)]
+  return b.end - a.start
+}
+
+/** Confidence of a classified relation: its type's map, a separate one when a cue phrase of the type matched. */
+export function calibrateType(model: Pick<RelationModel, 'calibration'>, type: RelationType, score: number, cue = false): number {
+  const c = (cue ? model.calibration[type + '*'] : undefined) ?? model.calibration[type]
+  return c ? calibrate(c, score) : score
+}
+
+/**
+ * From the best-scored candidate per triple to the reported relations: one direction of a
+ * located_in or killed pair, both of a family tie (with the better of the two scores).
+ */
+export function finalize(best: Map<string, Scored>, confidence: (d: Scored) => number, report: (d: Scored, conf: number) => boolean): Decision[] {
+  const reverse = (k: string) => { const [src, type, tgt] = k.split('\u0000'); return tgt + '\u0000' + type + '\u0000' + src }
   for (const [k, d] of best) {
-    if (d.type !== 'located_in' && d.type !== 'killed') continue
-    const [src, type, tgt] = k.split('\u0000')
-    const r = best.get(tgt + '\u0000' + type + '\u0000' + src)
-    if (r && (r.confidence > d.confidence || (r.confidence === d.confidence && tgt < src))) best.delete(k)
+    if (!SYMMETRIC.has(d.type)) continue
+    const r = best.get(reverse(k))
+    if (r && r.score > d.score) best.set(k, { ...d, score: r.score })
+    else if (!r) best.set(reverse(k), { ...d, candidate: { ...d.candidate, source: d.candidate.target, target: d.candidate.source, sent: d.candidate.sent2, sent2: d.candidate.sent } })
   }
-  return [...best.values()]
+  const out: Decision[] = []
+  for (const [k, d] of best) {
+    if (ONE_WAY.has(d.type)) {
+      const r = best.get(reverse(k))
+      if (r && (r.score > d.score || (r.score === d.score && reverse(k) < k))) continue
+    }
+    const conf = confidence(d)
+    if (report(d, conf)) out.push({ type: d.type, confidence: conf, candidate: d.candidate })
+  }
+  return out
 }
 
 export function loadRelationModel(path: URL): RelationModel {
@@ -310,16 +569,18 @@ export function loadRelationModel(path: URL): RelationModel {
 }
 
 export interface RelationModelFile {
-  format: 'tea-relations-2'
+  format: 'tea-relations-3'
   /** Hashed feature id (decimal) → weight. */
   weights: Record<string, number>
-  calibration: Calibration
-  threshold: number
-  patternConfidence: Partial<Record<RelationType, number>>
+  calibration: Record<string, Calibration>
+  threshold: Partial<Record<RelationType, number>>
+  patternConfidence: Record<string, number>
+  /** Place-name hash → country index × 2 (+1 for a country's own name), sorted by hash. */
+  places: [number, number][]
 }
 
 export function parseRelationModel(j: RelationModelFile): RelationModel {
-  if (j.format !== 'tea-relations-2') throw new Error(`relations: unknown model format "${j.format}"`)
+  if (j.format !== 'tea-relations-3') throw new Error(`relations: unknown model format "${j.format}"`)
   const ids = Object.keys(j.weights)
   return {
     features: new IdIndex(ids.map(Number)),
@@ -327,5 +588,6 @@ export function parseRelationModel(j: RelationModelFile): RelationModel {
     calibration: j.calibration,
     threshold: j.threshold,
     patternConfidence: j.patternConfidence,
+    places: new Map(j.places),
   }
 }

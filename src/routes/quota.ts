@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { operations } from '../../generated/api-types.ts'
-import { nextUtcMidnight } from '../domain/clock.ts'
+import { midnightAfter, nextUtcMidnight } from '../domain/clock.ts'
 import { remaining } from '../domain/quota.ts'
 import { isoSeconds } from '../errors.ts'
 
@@ -13,7 +13,8 @@ export function getQuota(app: FastifyInstance) {
   let resetAt = ''
   return async (request: FastifyRequest): Promise<Quota> => {
     const a = request.account!
-    const reset = nextUtcMidnight(app.ctx.clock())
+    // The end of the day whose count is reported, even if midnight has passed since it was read.
+    const reset = a.day ? midnightAfter(a.day) : nextUtcMidnight(app.ctx.clock())
     if (reset.getTime() !== resetMs) {
       resetAt = isoSeconds(reset)
       resetMs = reset.getTime()

@@ -120,3 +120,36 @@ t.test('an analysis that fails is a 500 with a request id, no internals, and is 
   t.equal(res.headers['x-ratelimit-remaining'], '100', 'refunded')
   t.equal((await h.app.inject({ url: '/v1/quota', headers: auth })).json().daily.used, 0)
 })
+
+t.test('text with a lone surrogate or without any letter or digit is 400 INVALID_TEXT, not counted', async (t) => {
+  const h = await buildTestApp(t)
+  const { token } = await h.account('free')
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+  const text = englishText(5)
+  const cases = [
+    // JSON escapes: a JSON text can carry a lone surrogate that no UTF-8 byte sequence can.
+    { name: 'lone high surrogate at the end', payload: JSON.stringify({ text }).replace(/"}$/, '\\ud800"}'), message: /lone UTF-16 surrogate \(\\uD800 at UTF-16 offset \d+\)/ },
+    { name: 'lone low surrogate', payload: JSON.stringify({ text }).replace(/"}$/, '\\udfff"}'), message: /\\uDFFF/ },
+    { name: 'high surrogate before a letter', payload: JSON.stringify({ text: 'x' + text }).replace('"x', '"\\udbffx'), message: /\\uDBFF at UTF-16 offset 0/ },
+    { name: '300 spaces', payload: JSON.stringify({ text: ' '.repeat(300) }), message: /no letter or digit/ },
+    { name: '300 zero-width spaces', payload: JSON.stringify({ text: '\u200b'.repeat(300) }), message: /no letter or digit/ },
+    { name: 'punctuation and emoji only', payload: JSON.stringify({ text: '!?.,😀 '.repeat(50), options: { languageHint: 'en' } }), message: /no letter or digit/ },
+  ]
+  for (const c of cases) {
+    const res = await h.app.inject({ method: 'POST', url: '/v1/analyze', headers: auth, payload: c.payload })
+    t.equal(res.statusCode, 400, c.name)
+    t.equal(res.json().code, 'INVALID_TEXT', c.name)
+    t.equal(res.json().error, 'Bad Request')
+    t.match(res.json().message, c.message, c.name)
+  }
+  // A U+FFFD itself is a character: the text it ends is analysed like any other.
+  const replacement = await h.app.inject({ method: 'POST', url: '/v1/analyze', headers: auth, payload: JSON.stringify({ text: text + '\ufffd' }) })
+  t.equal(replacement.statusCode, 200)
+  const paired = await h.app.inject({ method: 'POST', url: '/v1/analyze', headers: auth, payload: JSON.stringify({ text: text + '😀' }) })
+  t.equal(paired.statusCode, 200, 'a surrogate pair is fine')
+  t.equal(paired.json().meta.cached, false, 'and has its own cache entry')
+  const quota = (await h.app.inject({ url: '/v1/quota', headers: auth })).json()
+  t.equal(quota.daily.used, 2, 'only the two well-formed texts were counted')
+  const unauthenticated = await h.app.inject({ method: 'POST', url: '/v1/analyze', headers: { 'content-type': 'application/json' }, payload: cases[3].payload })
+  t.equal(unauthenticated.statusCode, 401, '401 comes first')
+})

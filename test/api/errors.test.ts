@@ -75,6 +75,8 @@ t.test('400: every invalid input has its own code, a clear message, rate-limit h
     { name: 'languageHint not ISO 639-1', payload: JSON.stringify({ text, options: { languageHint: 'english' } }), code: 'INVALID_LANGUAGE_HINT', message: /got "english"/ },
     { name: 'languageHint upper case', payload: JSON.stringify({ text, options: { languageHint: 'EN' } }), code: 'INVALID_LANGUAGE_HINT' },
     { name: 'languageHint three letters', payload: JSON.stringify({ text, options: { languageHint: 'eng' } }), code: 'INVALID_LANGUAGE_HINT' },
+    // Two lower-case letters pass the spec's pattern; the ISO 639-1 list is the server's.
+    { name: 'languageHint two letters, not ISO 639-1', payload: JSON.stringify({ text, options: { languageHint: 'xx' } }), code: 'INVALID_LANGUAGE_HINT', message: /got "xx"/ },
     { name: 'languageHint a number', payload: JSON.stringify({ text, options: { languageHint: 7 } }), code: 'INVALID_LANGUAGE_HINT' },
     { name: 'body over 1 MiB', payload: JSON.stringify({ text: 'x'.repeat(1024 * 1024) }), code: 'BODY_TOO_LARGE' },
   ]
@@ -94,18 +96,17 @@ t.test('400: every invalid input has its own code, a clear message, rate-limit h
     t.equal(res.headers['x-ratelimit-limit'], '100', `${c.name}: rate-limit headers on a 400`)
     t.equal(res.headers['x-ratelimit-remaining'], '100', `${c.name}: not counted`)
   }
-  const ok = await h.app.inject({ method: 'POST', url: '/v1/analyze', headers: auth, payload: { text: '😀'.repeat(200) } })
-  t.equal(ok.statusCode, 200, '200 astral characters are 200 code points: accepted')
+  const ok = await h.app.inject({ method: 'POST', url: '/v1/analyze', headers: auth, payload: { text: '😀'.repeat(197) + 'abc' } })
+  t.equal(ok.statusCode, 200, '197 astral characters and 3 letters are 200 code points: accepted')
   const quota = (await h.app.inject({ url: '/v1/quota', headers: auth })).json()
   t.equal(quota.daily.used, 1, 'only the valid request counted')
 })
 
-t.test('404 for unknown paths and methods, in the error shape', async (t) => {
+t.test('404 for unknown paths, 405 with Allow for a known path with another method, in the error shape', async (t) => {
   const h = await buildTestApp(t)
   for (const [method, url] of [
     ['GET', '/v1/nothing'],
-    ['GET', '/v1/analyze'],
-    ['DELETE', '/v1/quota'],
+    ['POST', '/v1/analyze/'],
     ['GET', '/v2/quota?token=secret'],
   ] as const) {
     const res = await h.app.inject({ method, url })
@@ -113,6 +114,45 @@ t.test('404 for unknown paths and methods, in the error shape', async (t) => {
     t.equal(res.json().code, 'NOT_FOUND')
     t.equal(res.json().error, 'Not Found')
     t.notMatch(res.body, /secret/, 'the query string is not echoed')
+  }
+  const { token } = await h.account('free')
+  for (const [method, url, allow] of [
+    ['GET', '/v1/analyze', 'POST'],
+    ['PUT', '/v1/analyze?token=secret', 'POST'],
+    ['HEAD', '/v1/analyze', 'POST'],
+    ['TRACE', '/v1/analyze', 'POST'],
+    ['DELETE', '/v1/quota', 'GET, HEAD'],
+    ['POST', '/v1/quota', 'GET, HEAD'],
+    ['PROPFIND', '/v1/quota', 'GET, HEAD'],
+    ['POST', '/healthz', 'GET, HEAD'],
+  ] as const) {
+    // With a token and a malformed body too: the route does not exist, so neither is looked at.
+    const res = await h.app.inject({ method, url, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: '{' })
+    t.equal(res.statusCode, 405, `${method} ${url}`)
+    t.equal(res.headers.allow, allow, `${method} ${url}: Allow`)
+    if (method !== 'HEAD') {
+      t.same(res.json(), { error: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED', message: `${method} is not a method of ${url.split('?')[0]}; it allows ${allow}` })
+    }
+    t.equal(res.headers['x-ratelimit-limit'], undefined, 'no token is checked for a method the path does not have')
+  }
+})
+
+t.test('CORS: none; a browser preflight is refused with 405 and a reason, and no Access-Control header is ever sent', async (t) => {
+  const h = await buildTestApp(t)
+  const { token } = await h.account('free')
+  const preflight = await h.app.inject({
+    method: 'OPTIONS',
+    url: '/v1/analyze',
+    headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+  })
+  t.equal(preflight.statusCode, 405, 'not a 2xx: the browser stops before sending the token')
+  t.equal(preflight.headers.allow, 'POST')
+  t.equal(preflight.json().code, 'METHOD_NOT_ALLOWED')
+  t.match(preflight.json().message, /no CORS headers: call it from a server/)
+  const cross = await h.app.inject({ method: 'GET', url: '/v1/quota', headers: { origin: 'https://shop.example', authorization: `Bearer ${token}` } })
+  t.equal(cross.statusCode, 200)
+  for (const res of [preflight, cross]) {
+    t.same(Object.keys(res.headers).filter((name) => name.startsWith('access-control-')), [], 'no Access-Control-* header')
   }
 })
 

@@ -61,7 +61,7 @@ for (const driver of DRIVERS) {
     t.equal(overview.headers['x-frame-options'], 'DENY')
   })
   t.test(`[${driver}] the session cookie is Secure over HTTPS`, async (t) => {
-    const { app } = await buildTestApp(t, { driver, config: { trustProxy: true } })
+    const { app } = await buildTestApp(t, { driver, config: { trustProxy: 1 } })
     const c = new DashboardClient(app)
     c.headers = { 'x-forwarded-proto': 'https' }
     await c.signUp('secure@example.com')

@@ -77,7 +77,9 @@ export interface TestAppOptions {
 
 export async function buildTestApp(t: Test, opts: TestAppOptions = {}) {
   const database = opts.database ?? (await openTestDatabase(t, opts.driver ?? 'pglite')).database
-  const config: Config = { ...loadConfig({ LOG_LEVEL: 'silent', ANALYSIS_WORKERS: '0' } as NodeJS.ProcessEnv), ...opts.config }
+  // No burst limit unless a test sets one (`config.rateLimits`): most tests send requests
+  // faster than any plan's rate, on purpose.
+  const config: Config = { ...loadConfig({ LOG_LEVEL: 'silent', ANALYSIS_WORKERS: '0', RATE_LIMITS: 'off' } as NodeJS.ProcessEnv), ...opts.config }
   const app: FastifyInstance = await buildApp({ config, database, clock: opts.clock, analyzer: opts.analyzer, logger: false })
   const violations: string[] = []
   // A violation fails the running test at once, where the response was received.

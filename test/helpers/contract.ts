@@ -17,6 +17,14 @@ function resolveResponse(ref: any): any {
   return ref
 }
 
+function resolveHeader(ref: any): any {
+  if (ref?.$ref) return (spec as any).components.headers[ref.$ref.split('/').pop()]
+  return ref
+}
+
+/** What a route-less request answers: 404 for an unknown path, 405 for a known one with another method. */
+const NO_ROUTE: Record<number, unknown> = { 404: (spec as any).components.responses.NotFound, 405: (spec as any).components.responses.MethodNotAllowed }
+
 function validatorFor(schema: any): ValidateFunction {
   const text = JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${ID}#/$defs/`)
   let v = compiled.get(text)
@@ -45,12 +53,17 @@ export function checkContract(r: ObservedResponse): string[] {
   // HEAD is GET without a body (RFC 9110 §9.3.2): Fastify answers it on every GET route.
   const head = r.method === 'HEAD'
   const op = r.route ? (spec as any).paths[r.route]?.[head ? 'get' : r.method.toLowerCase()] : undefined
-  // Unknown paths (and unknown methods on known paths) answer the documented NotFound.
-  const response = op ? resolveResponse(op.responses[String(r.status)]) : r.status === 404 ? (spec as any).components.responses.NotFound : undefined
+  const response = op ? resolveResponse(op.responses[String(r.status)]) : NO_ROUTE[r.status]
   if (!response) return [`${where}: status not documented`]
   const problems: string[] = []
-  for (const name of Object.keys(response.headers ?? {})) {
-    if (r.headers[name.toLowerCase()] === undefined) problems.push(`${where}: documented header ${name} missing`)
+  for (const [name, ref] of Object.entries(response.headers ?? {})) {
+    const header = resolveHeader(ref)
+    const value = r.headers[name.toLowerCase()]
+    if (value === undefined) {
+      if (header.required) problems.push(`${where}: required header ${name} missing`)
+    } else if (header.schema?.type === 'integer' && !/^\d+$/.test(String(value))) {
+      problems.push(`${where}: header ${name} is not an integer: ${String(value)}`)
+    }
   }
   if (head) return problems
   const content = response.content ?? {}

@@ -137,9 +137,19 @@ export async function authRoutes(app: FastifyInstance, deps: { sessions: Session
     const csrf = preSessionCsrf(request, reply)
     const email = normalizeEmail(field(request.body, 'email'))
     const password = field(request.body, 'password')
+    // No account can have it, and the database could not even look it up (a NUL): a plain 400,
+    // neither counted nor checked.
+    try {
+      assertEmail(email)
+    } catch (err) {
+      if (err instanceof DomainError) return sendPage(reply, 400, loginPage(csrf, { email, error: err.message }))
+      throw err
+    }
     const now = ctx.clock()
-    const blocked = await throttle.blockedUntil(email, request.ip, now)
-    if (blocked) {
+    // Counted before the password is checked, so concurrent guesses cannot all be checked.
+    const attempt = await throttle.begin(email, request.ip, now)
+    if (attempt.blockedUntil) {
+      const blocked = attempt.blockedUntil
       const minutes = Math.max(1, Math.ceil((blocked.getTime() - now.getTime()) / 60_000))
       reply.header('retry-after', String(Math.ceil((blocked.getTime() - now.getTime()) / 1000)))
       return sendPage(
@@ -151,15 +161,13 @@ export async function authRoutes(app: FastifyInstance, deps: { sessions: Session
         }),
       )
     }
-    const account = email ? await ctx.repos.accounts.findByEmail(email) : undefined
+    const account = await ctx.repos.accounts.findByEmail(email)
     let ok = false
     if (account?.passwordHash && password.length <= PASSWORD_MAX_LENGTH) ok = await verifyPassword(account.passwordHash, password)
     else await verifyPassword(await dummy(), password.slice(0, PASSWORD_MAX_LENGTH))
-    if (!ok || !account) {
-      await throttle.recordFailure(email, request.ip, now)
-      return sendPage(reply, 400, loginPage(csrf, { email, error: LOGIN_FAILED }))
-    }
-    await throttle.clearAccount(email)
+    // A failure stays counted (it was counted above).
+    if (!ok || !account) return sendPage(reply, 400, loginPage(csrf, { email, error: LOGIN_FAILED }))
+    await throttle.succeeded(attempt)
     // Rotation: whatever session this browser had is ended and a new id issued.
     const previous = request.cookies[SESSION_COOKIE]
     if (previous) await sessions.delete(previous)

@@ -3,7 +3,7 @@
 // the very next API call with the token gets 401, on every node.
 import type { FastifyInstance } from 'fastify'
 import { DomainError } from '../../errors.ts'
-import { createToken, revokeToken, TOKEN_NAME_MAX } from '../../domain/tokens.ts'
+import { createToken, isUuid, revokeToken, TOKEN_NAME_MAX } from '../../domain/tokens.ts'
 import { effectivePlan } from '../../domain/billing.ts'
 import { html, type Html } from '../html.ts'
 import { csrfField, formatTime, page } from '../layout.ts'
@@ -15,7 +15,6 @@ const NOTICES: Record<string, string> = {
   revoked: 'Token revoked. API calls with it are refused (401) from now on.',
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export async function tokenRoutes(app: FastifyInstance) {
   const ctx = app.ctx
@@ -97,7 +96,7 @@ ${
   })
 
   async function ownToken(session: SessionView, id: string) {
-    if (!UUID.test(id)) return undefined
+    if (!isUuid(id)) return undefined
     const token = await ctx.repos.tokens.findById(id)
     return token && token.accountId === session.accountId ? token : undefined
   }

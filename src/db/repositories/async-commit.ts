@@ -9,6 +9,9 @@ import { sql } from 'drizzle-orm'
  * ~0.6 s (three wal_writer_delay). Used only where such a loss is harmless (see the callers).
  * The wait it removes is a disk flush per commit: 0.36 ms on a quiet machine here, and with
  * the disk busy 2-client pgbench of the cache write ran at 321 commits/s synchronously against
- * 6,219 asynchronously. On PGlite (fsync off) it changes nothing.
+ * 6,219 asynchronously. PGlite has no WAL writer: there an asynchronous commit's WAL stays in
+ * memory until a later synchronous commit or a checkpoint writes it, and a killed process loses
+ * it, however long ago it committed. So counts use it only on a PostgreSQL server (see usage.ts);
+ * cache writes use it on both (a lost entry costs one analysis afresh).
  */
 export const asyncCommit = sql`set_config('synchronous_commit', 'off', true) = 'off'`

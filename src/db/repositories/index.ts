@@ -5,12 +5,22 @@ import { createUsageRepository } from './usage.ts'
 import { createCacheRepository } from './cache.ts'
 import { createBillingRepository } from './billing.ts'
 
-export function createRepositories(db: Db) {
+export interface RepositoryOptions {
+  /**
+   * Counts commit asynchronously (src/db/repositories/async-commit.ts). Only on a PostgreSQL
+   * server, whose WAL writer writes them within a fraction of a second; PGlite has none.
+   */
+  asyncCounts?: boolean
+  /** A count applied after its statement's deadline, to refund (src/db/repositories/usage.ts). */
+  onLateCount?: (accountId: string, day: string, k: number) => void
+}
+
+export function createRepositories(db: Db, opts: RepositoryOptions = {}) {
   return {
     db,
     accounts: createAccountsRepository(db),
     tokens: createTokensRepository(db),
-    usage: createUsageRepository(db),
+    usage: createUsageRepository(db, { asyncCommit: opts.asyncCounts ?? false, onLateCount: opts.onLateCount }),
     cache: createCacheRepository(db),
     billing: createBillingRepository(db),
   }

@@ -1,16 +1,59 @@
 import { and, eq, gt, gte, isNull, lte, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { accounts, apiTokens, dailyUsage, plans } from '../schema/index.ts'
-import { asyncCommit } from './async-commit.ts'
+import { asyncCommit as asyncCommitCondition } from './async-commit.ts'
+import { DatabaseTimeoutError } from '../deadline.ts'
 import { effectivePlanSql } from './accounts.ts'
 import type { TokenPrincipal } from './tokens.ts'
 
-// Counting statements commit asynchronously (asyncCommit): the limit is as exact as ever, and
-// what a database crash may lose is the counts of its last ~0.6 s, which under-counts, never
-// over-counts. Refunds keep the synchronous commit: a refund lost while its count survived would
-// over-count, and a refund's flush also carries every count committed before it.
+// On a PostgreSQL server, counting statements commit asynchronously (asyncCommit): the limit is
+// as exact as ever, and what a database crash may lose is the counts of its last ~0.6 s, which
+// under-counts, never over-counts. On PGlite they commit synchronously: it has no WAL writer, so
+// an asynchronous commit stays in memory until something else writes the WAL, and a killed
+// process loses every count since. Refunds keep the synchronous commit everywhere: a refund lost
+// while its count survived would over-count, and a refund's flush also carries every count
+// committed before it.
 
-export function createUsageRepository(db: Db) {
+/** The statement deadline's error in `err` or its causes (Drizzle wraps the driver's error). */
+function deadlinePassed(err: unknown): DatabaseTimeoutError | undefined {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof DatabaseTimeoutError) return e
+  }
+  return undefined
+}
+
+/**
+ * Whether a counting statement's raw driver result (postgres.js: rows of values; PGlite: an
+ * object holding them) counted: `used` is the last column of each, null or absent when not.
+ */
+function countedIn(raw: unknown): boolean {
+  const rows = Array.isArray(raw) ? raw : (raw as { rows?: unknown[] } | undefined)?.rows
+  const row = rows?.[0]
+  return Array.isArray(row) && row.length > 0 && row[row.length - 1] !== null && row[row.length - 1] !== undefined
+}
+
+export interface UsageRepositoryOptions {
+  asyncCommit: boolean
+  /**
+   * A count whose statement passed its deadline (its request was answered 503) and that the
+   * database applied afterwards: `k` requests of that account and day to refund.
+   */
+  onLateCount?: (accountId: string, day: string, k: number) => void
+}
+
+export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
+  const asyncCommit = opts.asyncCommit ? asyncCommitCondition : sql`true`
+  /** Runs a counting statement; one that passes its deadline is watched for a late count. */
+  const counting = async <T>(accountId: string, day: string, k: number, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run()
+    } catch (err) {
+      const late = deadlinePassed(err)
+      const onLateCount = opts.onLateCount
+      if (late && onLateCount) void late.late.then((raw) => countedIn(raw) && onLateCount(accountId, day, k))
+      throw err
+    }
+  }
   // Atomic check-and-increment in one statement: N concurrent callers against R remaining
   // succeed exactly min(N, R) times, on one node or many. No row is returned when full.
   const reserve = db
@@ -91,12 +134,12 @@ export function createUsageRepository(db: Db) {
   return {
     /** The new count, or undefined when the limit was already reached. */
     async reserve(accountId: string, day: string, limit: number): Promise<number | undefined> {
-      const rows = await reserve.execute({ accountId, day, limit })
+      const rows = await counting(accountId, day, 1, () => reserve.execute({ accountId, day, limit }))
       return rows[0]?.used
     },
     /** The new count after reserving `k` (1 ≤ k ≤ limit) at once, or undefined when they do not all fit. */
     async reserveMany(accountId: string, day: string, limit: number, k: number): Promise<number | undefined> {
-      const rows = await reserveMany.execute({ accountId, day, limit, k })
+      const rows = await counting(accountId, day, k, () => reserveMany.execute({ accountId, day, limit, k }))
       return rows[0]?.used
     },
     /**
@@ -111,7 +154,7 @@ export function createUsageRepository(db: Db) {
       now: Date,
       k = 1,
     ): Promise<{ principal: Omit<TokenPrincipal, 'used'>; used: number | undefined } | undefined> {
-      const [row] = await reserveWithToken.execute({ hash, accountId, day, now: now.toISOString(), k })
+      const [row] = await counting(accountId, day, k, () => reserveWithToken.execute({ hash, accountId, day, now: now.toISOString(), k }))
       if (!row) return undefined
       const { used, ...principal } = row
       return { principal, used: used === null ? undefined : Number(used) }

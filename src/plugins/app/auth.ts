@@ -1,5 +1,5 @@
 // Bearer authentication for /v1. Runs in onRequest, before the body is parsed, so a missing
-// or bad token is answered 401 whatever the body holds (check order: 401, 400, 429).
+// or bad token is answered 401 whatever the body holds (check order: 401, 429 RATE_LIMITED, 400, 429 QUOTA_EXCEEDED).
 //
 // POST /v1/analyze may defer the database check of its token (`deferrable`): when this node has
 // already seen the token, it knows the token's account (which never changes), so the cache can
@@ -20,7 +20,7 @@ declare module 'fastify' {
      * Set once the token is known: the account and its quota state for this request. While
      * `unverifiedTokenHash` is set, only `accountId` is known and the token is not checked yet.
      */
-    account?: Caller & { tokenId: string }
+    account?: Caller & { tokenId: string; tokenHash: string }
   }
   interface FastifyInstance {
     requireToken(request: FastifyRequest, opts?: { deferrable?: boolean }): Promise<void>
@@ -29,7 +29,10 @@ declare module 'fastify' {
   }
 }
 
-/** Token hashes this node has seen, with their account: a mapping that never changes. */
+/**
+ * Token hashes this node has seen, with their account (a mapping that never changes) and the
+ * plan last seen for it (only the burst limit reads it before the token is checked).
+ */
 const KNOWN_TOKENS = 50_000
 
 export default fp(
@@ -38,19 +41,20 @@ export default fp(
     // "Last used" has minute precision (the SQL throttles to one write a minute); skipping the
     // round trip here as well saves a statement on nearly every request of a busy token.
     const touched = new LRUCache<string, number>({ max: 100_000 })
-    const accountOf = new LRUCache<string, string>({ max: KNOWN_TOKENS })
+    const accountOf = new LRUCache<string, { accountId: string; plan: string }>({ max: KNOWN_TOKENS })
 
     async function verify(request: FastifyRequest, hash: string): Promise<void> {
       const principal = await authenticateHash(app.ctx, hash)
-      accountOf.set(hash, principal.accountId)
-      request.account = { ...principal }
+      accountOf.set(hash, { accountId: principal.accountId, plan: principal.plan })
+      request.account = { ...principal, tokenHash: hash }
     }
 
     app.decorate('requireToken', async (request: FastifyRequest, opts?: { deferrable?: boolean }) => {
       const hash = bearerTokenHash(request.headers.authorization, app.ctx.tokenPrefix)
-      const accountId = opts?.deferrable ? accountOf.get(hash) : undefined
-      if (accountId) {
-        request.account = { accountId, tokenId: '', plan: '', limit: 0, used: 0, unverifiedTokenHash: hash }
+      const known = opts?.deferrable ? accountOf.get(hash) : undefined
+      if (known) {
+        // The plan is the one last seen; the statement that checks the token replaces it.
+        request.account = { accountId: known.accountId, tokenId: '', tokenHash: hash, plan: known.plan, limit: 0, used: 0, unverifiedTokenHash: hash }
         return
       }
       await verify(request, hash)
@@ -79,6 +83,8 @@ export default fp(
       }
       // Every response to a request whose token was valid carries the quota headers, errors included.
       const now = app.ctx.clock()
+      const known = accountOf.get(account.tokenHash)
+      if (known && known.plan !== account.plan) known.plan = account.plan
       reply.headers(rateLimitHeaders(account, now))
       // Awaited, so that "last used" is up to date for whatever the caller does next (the
       // dashboard reads it from another connection); it happens at most once a minute per token

@@ -2,32 +2,43 @@
 // Fastify's own errors (body parsing, limits) are translated to the same documented shape.
 // A 5xx never leaks its message: the caller gets a request id, the log gets the details.
 import fp from 'fastify-plugin'
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, BadRequestError, ClientClosedError, NotFoundError, ServiceUnavailableError, UnauthorizedError } from '../../errors.ts'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import { ApiError, BadRequestError, ClientClosedError, MethodNotAllowedError, NotFoundError, ServiceUnavailableError, UnauthorizedError, type ErrorCode } from '../../errors.ts'
+import { allowedMethods } from './openapi-routes.ts'
 
-/** Errors of a database that does not answer (postgres.js, Node sockets, PostgreSQL shutdown codes). */
+/**
+ * Errors of a database that does not answer, by code: Node's socket errors, postgres.js's
+ * connection errors, our statement deadline (src/db/deadline.ts), and PostgreSQL's SQLSTATEs
+ * for a server that is going away, starting, out of connections or that cancelled a statement
+ * at its statement_timeout. Any connection exception (class 08) counts too.
+ */
 const DATABASE_DOWN = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
   'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
   'CONNECT_TIMEOUT',
   'CONNECTION_CLOSED',
   'CONNECTION_ENDED',
   'CONNECTION_DESTROYED',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08006',
+  'DATABASE_TIMEOUT',
+  '53300', // too_many_connections
+  '57014', // query_canceled (statement_timeout)
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '57P05', // idle_session_timeout
 ])
 
 export function isDatabaseDown(err: unknown): boolean {
-  const e = err as { code?: string; cause?: unknown } | undefined
+  const e = err as { code?: unknown; cause?: unknown } | undefined
   if (!e || typeof e !== 'object') return false
-  if (e.code && DATABASE_DOWN.has(e.code)) return true
+  if (typeof e.code === 'string' && (DATABASE_DOWN.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code))) return true
   return e.cause !== undefined && e.cause !== err && isDatabaseDown(e.cause)
 }
 
@@ -56,6 +67,65 @@ export function toApiError(err: FastifyError | Error): ApiError | undefined {
   return undefined
 }
 
+/** No route matched: a path of the spec with another method is a 405 (with `Allow`), any other a 404. */
+function noRoute(request: FastifyRequest): ApiError {
+  // The path only: a query string could hold anything a caller typed.
+  const path = request.url.split('?')[0].slice(0, 200)
+  const allowed = allowedMethods(path)
+  if (allowed) return new MethodNotAllowedError(request.method, path, allowed)
+  return new NotFoundError(`No route ${request.method} ${path}; see /docs for the API`)
+}
+
+/** What a request Node's HTTP parser refused gets: status, code and message by parser error. */
+function clientErrorResponse(code: string | undefined): { status: number; code: ErrorCode; message: string } {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, code: 'HEADERS_TOO_LARGE', message: 'The request line and headers are larger than 16 KiB' }
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, code: 'REQUEST_TIMEOUT', message: 'The request was not received in time' }
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return { status: 400, code: 'MALFORMED_REQUEST', message: 'The request has both Content-Length and Transfer-Encoding, or an invalid Transfer-Encoding' }
+    case 'HPE_INVALID_HEADER_TOKEN':
+      return { status: 400, code: 'MALFORMED_REQUEST', message: 'A header name or value has a character HTTP does not allow' }
+    case 'HPE_INVALID_METHOD':
+    case 'HPE_INVALID_URL':
+    case 'HPE_INVALID_VERSION':
+    case 'HPE_INVALID_CONSTANT':
+      return { status: 400, code: 'MALFORMED_REQUEST', message: 'The request line is not "<method> <path> HTTP/1.1"' }
+    default:
+      return { status: 400, code: 'MALFORMED_REQUEST', message: 'The request is not valid HTTP/1.1' }
+  }
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's parser refused (before any route or hook)
+ * still gets the documented error shape and a request id. Only the parser's error code is
+ * logged: the error also carries the raw bytes, which may hold a token.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset connection has nobody to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const requestId = `req-${randomUUID()}`
+  const answer = clientErrorResponse(err.code)
+  this.log.info({ reqId: requestId, parserError: err.code, status: answer.status }, 'request refused by the HTTP parser')
+  // As Node's own handler: nothing is written into a response already under way on this socket.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage
+  if (socket.writable && !inFlight?.headersSent) {
+    const body = JSON.stringify({ error: STATUS_CODES[answer.status], message: answer.message, code: answer.code })
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\n` +
+        'X-Content-Type-Options: nosniff\r\n' +
+        'Connection: close\r\n\r\n' +
+        body,
+    )
+  }
+  socket.destroy()
+}
+
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
   return reply.code(err.statusCode).headers(err.headers).send(err.body())
 }
@@ -72,7 +142,9 @@ export default fp(
       }
       // A request whose token check was deferred (src/plugins/app/auth.ts) has it checked before
       // any other answer: 401 comes first, and a valid token's answer carries its quota headers.
-      if (request.account?.unverifiedTokenHash && !(err instanceof UnauthorizedError)) {
+      // Not when the database is not answering: the check would wait for it a second time, and
+      // the answer is the same 503 whatever the token.
+      if (request.account?.unverifiedTokenHash && !(err instanceof UnauthorizedError) && !isDatabaseDown(err)) {
         try {
           await app.verifyDeferredToken(request)
         } catch (authErr) {
@@ -80,10 +152,7 @@ export default fp(
         }
       }
       // A request for no route whose body could not be parsed is still a request for no route.
-      if (request.is404) {
-        const path = request.url.split('?')[0].slice(0, 200)
-        return sendApiError(reply, new NotFoundError(`No route ${request.method} ${path}; see /docs for the API`))
-      }
+      if (request.is404) return sendApiError(reply, noRoute(request))
       const api = toApiError(err)
       if (api) {
         if (api.statusCode >= 500) request.log.warn({ err, code: api.code }, 'request failed')
@@ -93,15 +162,13 @@ export default fp(
       // Returned: an async error handler that returns nothing would send an empty body.
       return reply.code(500).send({
         error: 'Internal Server Error',
-        code: 'INTERNAL_ERROR',
+        code: 'INTERNAL_ERROR' satisfies ErrorCode,
         message: `An unexpected error occurred; quote request id ${request.id} when reporting it`,
         requestId: request.id,
       })
     })
     app.setNotFoundHandler((request, reply) => {
-      // The path only: a query string could hold anything a caller typed.
-      const path = request.url.split('?')[0].slice(0, 200)
-      sendApiError(reply, new NotFoundError(`No route ${request.method} ${path}; see /docs for the API`))
+      sendApiError(reply, noRoute(request))
     })
   },
   { name: 'errors', dependencies: ['auth'] },

@@ -8,6 +8,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv'
 import spec from '../../../generated/openapi.json' with { type: 'json' }
 import * as validators from '../../../generated/validators.js'
 import { BadRequestError } from '../../errors.ts'
+import { invalidLanguageHint } from '../../domain/languages.ts'
 
 export type OperationHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>
 
@@ -17,6 +18,23 @@ const BODY_VALIDATORS: Record<string, ValidateFunction> = {
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
+
+/** Each path of the spec as a pattern, with the methods it has (a GET route answers HEAD too). */
+const PATH_METHODS = Object.entries(spec.paths as Record<string, Record<string, unknown>>).map(([path, item]) => {
+  const methods = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase())
+  if (methods.includes('GET')) methods.splice(methods.indexOf('GET') + 1, 0, 'HEAD')
+  const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+  const pattern = new RegExp('^' + escaped.replace(/\{\w+\}/g, '[^/]+') + '$')
+  return { pattern, methods }
+})
+
+/**
+ * The methods of a path of the spec, or undefined when the spec has no such path: a request for
+ * a known path with another method is a 405 with `Allow`, not a 404 (src/plugins/app/errors.ts).
+ */
+export function allowedMethods(path: string): string[] | undefined {
+  return PATH_METHODS.find((p) => p.pattern.test(path))?.methods
+}
 
 function codePoints(s: string): number {
   let n = 0
@@ -48,10 +66,7 @@ export function validationError(err: ErrorObject, body: unknown): BadRequestErro
     const value = JSON.stringify((body as { options: { maxEntitiesPerType: unknown } }).options.maxEntitiesPerType)
     return new BadRequestError('INVALID_MAX_ENTITIES', `"options.maxEntitiesPerType" must be an integer from 1 to 100; got ${value}`)
   }
-  if (at === '/options/languageHint') {
-    const value = JSON.stringify((body as { options: { languageHint: unknown } }).options.languageHint)?.slice(0, 40)
-    return new BadRequestError('INVALID_LANGUAGE_HINT', `"options.languageHint" must be a lower-case ISO 639-1 code such as "en"; got ${value}`)
-  }
+  if (at === '/options/languageHint') return invalidLanguageHint((body as { options: { languageHint: unknown } }).options.languageHint)
   if (err.keyword === 'type') return new BadRequestError('INVALID_FIELD_TYPE', `"${name}" must be of type ${err.params.type}`)
   return new BadRequestError('VALIDATION_ERROR', `"${name}" ${err.message}`)
 }
@@ -75,7 +90,13 @@ export default fp<{
         app.route({
           method: method.toUpperCase() as 'GET',
           url: path.replace(/\{(\w+)\}/g, ':$1'),
-          onRequest: secured ? (request: FastifyRequest) => app.requireToken(request, tokenCheck) : undefined,
+          // The token, then its burst limit: both before the body is read.
+          onRequest: secured
+            ? async (request: FastifyRequest) => {
+                await app.requireToken(request, tokenCheck)
+                app.limitRate(request)
+              }
+            : undefined,
           preValidation: validate
             ? async (request) => {
                 if (!validate(request.body)) throw validationError(validate.errors![0], request.body)
@@ -86,5 +107,5 @@ export default fp<{
       }
     }
   },
-  { name: 'openapi-routes', dependencies: ['auth', 'errors'] },
+  { name: 'openapi-routes', dependencies: ['auth', 'rate-limit', 'errors'] },
 )

@@ -2,7 +2,7 @@
 // shared server every other test (and engineer) uses. initdb into a temporary folder, a free
 // loopback port, fsync off; run as the `postgres` user when the test runs as root.
 import { execFile, execFileSync, spawnSync } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -38,10 +38,16 @@ export interface ThrowawayPostgres {
   /** Asynchronous, so that the event loop of the app under test keeps running meanwhile. */
   stop(): Promise<void>
   start(): Promise<void>
+  /**
+   * Sends a signal to the server and every process of it (the postmaster and its backends):
+   * SIGSTOP freezes it as a hung machine would, SIGCONT lets it go on.
+   */
+  signal(sig: 'SIGSTOP' | 'SIGCONT'): void
   destroy(): void
 }
 
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+/** `settings`: extra server settings (`-c name=value`), e.g. a tiny max_connections. */
+export async function startThrowawayPostgres(settings: Record<string, string | number> = {}): Promise<ThrowawayPostgres> {
   const bin = findBinDir()!
   const asRoot = process.getuid?.() === 0
   const dir = mkdtempSync(join(tmpdir(), 'tea-pg-'))
@@ -65,16 +71,39 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const data = join(dir, 'data')
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'])
   const port = await freePort()
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`
+  const extra = Object.entries(settings).map(([k, v]) => ` -c ${k}=${v}`).join('')
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off${extra}`
   const startArgs = ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']
   // -m fast: what an operator's stop does; sessions are terminated (57P01) and the server exits.
   const stopArgs = ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']
+const signal = (sig: 'SIGSTOP' | 'SIGCONT') => {
+    const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0])
+    const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' })
+      .split('\n')
+      .map((l) => Number(l.trim()))
+      .filter((pid) => pid > 0)
+    // The postmaster first when stopping (no new backends meanwhile), last when resuming.
+    const pids = sig === 'SIGSTOP' ? [postmaster, ...children] : [...children, postmaster]
+    for (const pid of pids) {
+      try {
+        process.kill(pid, sig)
+      } catch {
+        // a backend that just exited
+      }
+    }
+  }
   await runAsync('pg_ctl', startArgs)
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     start: () => runAsync('pg_ctl', startArgs),
     stop: () => runAsync('pg_ctl', stopArgs),
+    signal,
     destroy() {
+      try {
+        signal('SIGCONT')
+      } catch {
+        // not running
+      }
       try {
         run('pg_ctl', stopArgs)
       } catch {
