@@ -1,6 +1,6 @@
 // `npm start`: runs src/server.ts as one plain-JavaScript bundle on Node's own loader
 // (src/bundle.mjs says why). Should bundling fail (a read-only install, say), the sources run
-// through tsx instead: the same service, ~45 MB heavier and slower to start.
+// through tsx instead: the same service, heavier in memory and slower to start.
 import { bundleEntry } from '../src/bundle.mjs'
 
 const server = new URL('../src/server.ts', import.meta.url)

@@ -1,8 +1,8 @@
 // Bundles one of the service's TypeScript entry points into a single plain-JavaScript ES module
 // with esbuild, so that the process (scripts/start.mjs) and the analysis workers (analysis/pool.ts)
 // run on Node's own loader instead of tsx's. tsx costs every thread that uses it its loader
-// hooks, a transform service and the sources held twice: ~45 MB of RSS on the main thread and
-// ~20 MB per worker, and a slower start (measured: docs/operations.md, Memory). Bundling at
+// hooks, a transform service and the sources held twice: tens of MB of RSS per thread and a
+// slower start (figures: docs/performance.md, Memory). Bundling at
 // start-up (a few hundred milliseconds) rather than at install time means a bundle can never be
 // older than the sources it runs.
 // Plain JavaScript on purpose: the start script loads it before anything can load TypeScript.

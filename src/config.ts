@@ -21,9 +21,9 @@ export interface Config {
   tokenPrefix: string
   /**
    * Bound of the in-process cache level, in bytes of serialised results (UTF-16). The cached
-   * objects take about that much of the main thread's heap (measured: 0.92×, plus the LRU's
-   * own entries), so it is part of a node's peak RSS: the default, 32 MiB (~15,000 results of
-   * 2,000-character texts), fits the 400 MB budget of a node with 2 workers (docs/operations.md).
+   * objects take about that much of the main thread's heap (plus the LRU's own entries), so it
+   * is part of a node's peak RSS: the default, 32 MiB (~15,000 results of 2,000-character
+   * texts), fits the 400 MB budget of a node with 2 workers (docs/performance.md).
    * The shared database level is not bounded by it.
    */
   cacheMaxBytes: number

@@ -450,13 +450,12 @@ async function main() {
 
     // 1. HTTP overhead: bare Fastify vs cached analyze and quota. Each server first gets `--warmup`
     // seconds (default 10) of the same load, not recorded, as the extraction rows below do: a
-    // route's first seconds are spent compiling it (V8's optimising compiler took 14% of the node's
-    // CPU in the first 7 s of the cached load, 2% from 15 s on; the main thread's CPU per cached
-    // request fell from 268 to 142 µs over the first 25 s on a loaded machine), and the rate
+    // route's first seconds are spent compiling it (V8's optimising compiler is busy and the CPU
+    // per request falls by about half over a fresh node's first half minute), and the rate
     // compared is that of a running service.
     // The four run in rounds (`--rounds`), each service row beside the baseline of its own round:
-    // on this shared machine the bare baselines alone moved by ±30% from one minute to the next,
-    // so the figure to read is the median of the rounds' ratios.
+    // on a shared virtual machine the bare baselines alone move by tens of percent from one
+    // minute to the next, so the figure to read is the median of the rounds' ratios.
     const warmed = async (round: number, pid: number, db: string | undefined, spec: Record<string, unknown>) => {
       if (round === 1) await load({ ...spec, duration: WARMUP })
       return measured(pid, db, spec)

@@ -40,7 +40,7 @@ export interface PoolOptions {
 
 const WORKER_SOURCE = new URL('./worker.ts', import.meta.url)
 
-/** The worker entry that loads the TypeScript sources through tsx: slower to start, ~20 MB more per worker. */
+/** The worker entry that loads the TypeScript sources through tsx: slower to start and larger (a loader and a second copy of the sources per worker). */
 export const TSX_WORKER = new URL('./worker.mjs', import.meta.url).href
 
 async function workerFile(opts: PoolOptions): Promise<string> {
@@ -55,15 +55,14 @@ async function workerFile(opts: PoolOptions): Promise<string> {
 }
 
 /**
- * V8 heap limits of each worker. A worker holds ~40 MB of live model and engine data and
- * little else (analyses are pure), yet with V8's defaults on a large machine (an old generation
- * allowed to grow to gigabytes, a 48 MB young generation) each worker's heap grew by another
- * 50–90 MB of garbage under load before collecting it. An old-generation limit of 256 MB makes
- * V8 grow the heap conservatively (its growing factor is 1.3 at or below that size, up to 4 on
- * big heaps), and a 16 MB young generation keeps scavenges cheap without promoting analysis
- * temporaries: peak RSS per worker ~50 MB lower, CPU time per analysis unchanged (measured on
- * 2,000- and 30,000-character texts). 256 MB is several times a 30,000-character analysis'
- * need; a worker that exceeds it anyway is stopped by V8 and replaced like a crashed one.
+ * V8 heap limits of each worker. A worker's live data is the model and engine (analyses are
+ * pure), yet with V8's defaults on a large machine a worker's heap grows by a lot of garbage
+ * under load before collecting it. An old-generation limit of 256 MB makes V8 grow the heap
+ * conservatively (a smaller growing factor at or below that size than on big heaps), and a small
+ * young generation keeps scavenges cheap without promoting analysis temporaries: lower peak RSS
+ * per worker at the same CPU per analysis (figures: docs/performance.md). 256 MB is several times
+ * a 30,000-character analysis' need; a worker that exceeds it anyway is stopped by V8 and
+ * replaced like a crashed one.
  */
 export const WORKER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } as const
 
@@ -93,8 +92,8 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
   // Fair share. Every analysis holds a place from admission (before its quota is counted) until
   // it settles; the pool has `workers + queueMax` places, and keeps the bound itself (piscina's
   // own maxQueue does not hold for tasks with an abort signal, which it keeps in a second queue
-  // that its limit does not count: piscinajs/piscina issues 1029 and 899, open for 5.x when
-  // this was written). Three rules share them between accounts:
+  // that its limit does not count; re-check before relying on it after a piscina upgrade).
+  // Three rules share them between accounts:
   // - places: while other accounts hold places, an account holding its plan's share
   //   (`shares`) is refused (503 OVERLOADED); alone, it may use them all;
   // - eviction: when every place is held, an account under its share takes the place of the

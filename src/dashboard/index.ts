@@ -1,4 +1,4 @@
-// The account dashboard under /dashboard (issue 4): sign-up, login, tokens, plan and billing,
+// The account dashboard under /dashboard: sign-up, login, tokens, plan and billing,
 // usage chart. Server-rendered HTML, no build step. Encapsulated (not fastify-plugin): its form
 // parsing, cookies and HTML error pages do not leak into the JSON API.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'

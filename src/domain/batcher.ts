@@ -7,11 +7,10 @@
 // waits for nothing: its turn has nothing else to do.
 //
 // Why the end of the turn and not at once: under load one turn parses several requests. Sending
-// the first at once made it a statement of its own, and on a two-core virtual machine each
-// lone statement costs postgres.js ~40 µs of CPU (against ~11 µs pipelined), and its socket
-// write wakes the database's process, which often takes the core. At the end of the turn, the
-// quota read went from 0.30 to 0.22 statements per request (docs/operations.md, "Batching at
-// the end of the turn").
+// the first at once made it a statement of its own; a lone statement costs postgres.js several
+// times the CPU of a pipelined one, and its socket write wakes the database's process, which on
+// a small machine often takes the core. Figures: docs/architecture.md, "Batching at the end of
+// the turn".
 //
 // A lane may have more than one statement in flight (`maxInFlight`, for statements that do not
 // contend with each other, such as reads). One statement per lane makes the lane's throughput

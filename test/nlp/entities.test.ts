@@ -80,10 +80,10 @@ const RULES: { rule: string; text: string; want: Partial<Record<keyof Entities, 
   { rule: 'a one-word name before a state abbreviation is a place', text: 'The storm hit Jackson, Wyo., late on Sunday and closed the roads.', want: { persons: [], locations: ['Jackson', 'Wyo.'] } },
   { rule: 'Mr, Mrs and Ms stand before people', text: 'Ms. Ferraro Carpenter of the Treasury said the plan was sound.', want: { organizations: [] }, also: (e) => e.persons.some((p) => p.startsWith('Ferraro Carpenter')) },
   { rule: "'X and First I. Last of Y' is three names", text: 'The European Space Agency and Roger K. Crouch of NASA signed the agreement on the new telescope.', want: { persons: ['Roger K. Crouch'], organizations: ['European Space Agency', 'NASA'] } },
-  // rel-5 (each failing on the rel-4 rules):
+  // Added with model 1.4.0's last two rules (each failing without them):
   { rule: 'a name followed by an apposition giving a role is a person', text: 'The auditors will look closely at Kuzmin, former first deputy general director of the broadcaster.', want: { persons: ['Kuzmin'], locations: [] } },
   { rule: 'a first name before a person starting with an initial joins it', text: 'Sherman G. Finesilver told the grand jurors their only task was to weigh the evidence.', want: { persons: ['Sherman G. Finesilver'] } },
-  // rel-7 (each failing on the rel-5 rules):
+  // Added with model 1.6.0's rules (each failing without them):
   { rule: 'only people are assassinated', text: 'Booth, the assassin of Lincoln, was cornered in a barn in Virginia.', want: { persons: ['Booth', 'Lincoln'], locations: ['Virginia'] } },
   { rule: 'an ordinal and a military unit are an organization', text: 'Two destroyers of the 6th Fleet sailed from Naples on Monday.', want: { organizations: ['6th Fleet'] } },
   { rule: 'an ordinal before a tagged unit joins it', text: 'The soldiers belonged to the 12th Brigade in Badajoz.', want: { organizations: ['12th Brigade'] } },
@@ -113,7 +113,7 @@ for (const c of RULES) {
   })
 }
 
-// rel-7: punctuation at a mention's edge is cut (the canonical names were already clean; the
+// Punctuation at a mention's edge is cut (the canonical names were already clean; the
 // mention spans, scored by the exact-span figures, were not).
 t.test('mention edges: no trailing comma or open bracket', async (t) => {
   const table: [string, string][] = [

@@ -49,7 +49,7 @@ for (const [sentence, source, type, target] of CASES) {
 }
 
 // Each row: a text whose pair the classifier scores above the threshold in both directions;
-// only the likelier direction is reported (rel-5).
+// only the likelier direction is reported.
 const ONE_DIRECTION: [string, string, string][] = [
   ["Kenya's capital, Nairobi, is a large city.", 'Nairobi', 'Kenya'],
   ["Serbia is the largest of Yugoslavia's six republics.", 'Serbia', 'Yugoslavia'],

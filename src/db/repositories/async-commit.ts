@@ -7,9 +7,8 @@ import { sql } from 'drizzle-orm'
  * the write is visible to every other statement, on every node, the moment it commits, exactly
  * as before; a crash of the database server (not of a node) may lose the writes of its last
  * ~0.6 s (three wal_writer_delay). Used only where such a loss is harmless (see the callers).
- * The wait it removes is a disk flush per commit: 0.36 ms on a quiet machine here, and with
- * the disk busy 2-client pgbench of the cache write ran at 321 commits/s synchronously against
- * 6,219 asynchronously. PGlite has no WAL writer: there an asynchronous commit's WAL stays in
+ * The wait it removes is a disk flush per commit, which dominates a short write when the disk
+ * is busy (figures: docs/performance.md, "Database commits"). PGlite has no WAL writer: there an asynchronous commit's WAL stays in
  * memory until a later synchronous commit or a checkpoint writes it, and a killed process loses
  * it, however long ago it committed. So counts use it only on a PostgreSQL server (see usage.ts);
  * cache writes use it on both (a lost entry costs one analysis afresh).

@@ -1,6 +1,6 @@
 import { pgTable, text, integer } from 'drizzle-orm/pg-core'
 
-/** The plan catalogue; seeded by a migration with the spec's values (part 8). */
+/** The plan catalogue; seeded by a migration with the product decisions' plans and limits. */
 export const plans = pgTable('plans', {
   name: text('name').primaryKey(),
   dailyLimit: integer('daily_limit').notNull(),
