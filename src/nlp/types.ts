@@ -48,7 +48,7 @@ export interface Analysis {
   relations: ExtractedRelation[]
   /** ISO 639-1 code the analysis ran as. */
   language: string
-  /** Model name and version, e.g. "tea-extract-1.7.0". */
+  /** Model name and version, e.g. "tea-extract-1.8.0". */
   model: string
 }
 
@@ -62,7 +62,7 @@ export const MAX_ENTITIES_PER_TYPE = 100
 
 /** The engine's model and version (`meta.model`); part of every cache key, so an upgraded
  * model never answers with a result of the one before. */
-export const MODEL_NAME = 'tea-extract-1.7.0'
+export const MODEL_NAME = 'tea-extract-1.8.0'
 
 /** Languages `analyze` accepts (ISO 639-1). The service rejects others before counting them. */
 export const SUPPORTED_LANGUAGES: readonly string[] = Object.freeze(['en'])

@@ -667,7 +667,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "model": "tea-extract-1.7.0",
+                     *         "model": "tea-extract-1.8.0",
                      *         "language": "en",
                      *         "processingMs": 3.2,
                      *         "cached": false
