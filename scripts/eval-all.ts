@@ -3,14 +3,15 @@
 // cross-validation, on the sets without one; relations on CoNLL04 dev and Re-DocRED (5-fold);
 // NewsMTSC held-out sentiment; throughput on one core. Each figure comes from `scripts/eval.ts
 // --json` in a process of its own, two at a time (the machine has two cores).
-// Usage: npm run eval:all [-- --folds K]
+// Usage: npm run eval:all [-- --folds K] [--meta]   (--meta: store the table in models/meta.json)
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { REPO_ROOT } from './nlp/data.ts'
 import { CV_SETS } from './nlp/ner-data.ts'
+import { writeMeta } from './nlp/meta.ts'
 
-const { values } = parseArgs({ options: { folds: { type: 'string', default: '5' } } })
+const { values } = parseArgs({ options: { folds: { type: 'string', default: '5' }, meta: { type: 'boolean', default: false } } })
 const folds = values.folds
 const t0 = Date.now()
 
@@ -96,3 +97,8 @@ console.log(`  redocred/train (cv${folds})            ${relationCells(relRedocre
 console.log(`\nsentiment: newsmtsc held-out 15% macro-F1 ${f(sentiment?.macroF1)}`)
 console.log(`speed: full extraction ${devResults[0]?.tokensPerSecond ?? 'n/a'} tokens/s (CPU time, one core; conll2003/dev_docs)`)
 console.log(`eval:all took ${Math.round((Date.now() - t0) / 1000)} s`)
+if (values.meta) {
+  writeMeta(path.join(REPO_ROOT, 'models'), {
+    eval: { folds: Number(folds), table: rowsOut, relations: { conll04Dev: relConll04 ?? null, redocredCv: relRedocred ?? null }, sentimentMacroF1: sentiment?.macroF1 ?? null, tokensPerSecond: devResults[0]?.tokensPerSecond ?? null },
+  })
+}

@@ -50,6 +50,10 @@ const task =
   values.task ??
   (first.language ? 'language' : first.polarity ? 'sentiment' : first.relations ? 'relations' : 'entities')
 if (task === 'entities') rows = rows.map(nerView)
+if (values.cv && task !== 'entities') {
+  console.error(`eval: --cv is implemented for --task entities only, not ${task}`)
+  process.exit(2)
+}
 console.log(`eval: ${file}, ${rows.length} texts, task ${task}`)
 Object.assign(json, { file, task, texts: rows.length })
 

@@ -2,7 +2,7 @@
 import t from 'tap'
 import { analyze } from '../../src/nlp/index.ts'
 import { cleanName } from '../../src/nlp/entities.ts'
-import { extractMentions } from '../../src/nlp/mentions.ts'
+import { extractEntities, extractMentions } from '../../src/nlp/mentions.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 
 // Keeps every text above the API's 200-character minimum without adding names.
@@ -120,4 +120,35 @@ t.test('mention edges: no trailing comma or open bracket', async (t) => {
     ['I will in fact move to Kecskemet (site of the printing house) next year.', 'LOC:Kecskemet'],
   ]
   for (const [text, want] of table) t.ok(extractMentions(tokenize(text)).some((m) => `${m.type}:${m.text}` === want), `${want} in ${text}`)
+})
+
+// Text of other domains than newswire: a press release with a dateline, a product review.
+t.test('press release: the company is an organization, a customer segment is no name', async (t) => {
+  const e = run('BOSTON, May 12, 2025 /PRNewswire/ -- Lumora, a provider of payroll software, today announced a partnership with Vertex Health. Lumora expects to onboard 200 Hospital Network customers by June. "This is a big step for us," said Priya Shah, chief executive officer of Lumora.')
+  t.ok(e.organizations.includes('Lumora'), `Lumora in organizations (got ${JSON.stringify(e)})`)
+  t.notOk(e.persons.includes('Lumora'), 'the company is not a person')
+  t.notOk(Object.values(e).flat().some((n) => /Hospital Network/.test(n)), 'the customer segment is no name')
+  t.ok(e.persons.includes('Priya Shah'))
+  const f = run('DENVER, Colo. -- Zentrix Corp. announced on Monday that it had signed Enterprise Cloud customers by June. Zentrix shares rose 4 percent on the news.')
+  t.notOk(Object.values(f).flat().includes('Enterprise Cloud'), `"Enterprise Cloud customers" names no organization (got ${JSON.stringify(f)})`)
+})
+
+t.test('product review: a product line is an object, not a person', async (t) => {
+  const e = run('I bought the Bose QuietComfort headphones last month. The noise cancelling is great, and the Bose QuietComfort is light enough to wear all day.')
+  t.notOk(e.persons.some((p) => p.includes('QuietComfort')), `no person (got ${JSON.stringify(e)})`)
+  t.ok(e.objects.some((o) => o.includes('QuietComfort')), 'an object')
+})
+
+t.test('entity confidence: every entity has one in (0.5, 1], mentions keep their spans', async (t) => {
+  const text = 'Satya Nadella, the chief executive of Microsoft, spoke to reporters in Seattle on Tuesday.' + FILLER
+  const ents = extractEntities(tokenize(text))
+  t.ok(ents.length >= 3)
+  for (const e of ents) {
+    t.ok(e.confidence! >= 0.5 && e.confidence! <= 1, `${e.name} ${e.confidence}`)
+    for (const m of e.mentions) t.equal(text.slice(m.start, m.end), m.text)
+  }
+  const all = extractEntities(tokenize(text), { all: true })
+  t.ok(all.length >= ents.length, 'nothing is dropped when all are asked for')
+  const kept = new Set(ents.map((e) => `${e.type}|${e.name}`))
+  t.ok(all.every((e) => kept.has(`${e.type}|${e.name}`) === e.confidence! >= 0.5), 'exactly the entities under 0.5 are dropped')
 })

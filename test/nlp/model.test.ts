@@ -66,3 +66,14 @@ t.test("sentiment heads: the loaded model's per-row scores give the pools' input
     t.ok(a.every((x, k) => Object.is(x, b[k])), text)
   }
 })
+
+t.test('models/meta.json names the model and holds the checksum of every model file', async (t) => {
+  const { createHash } = await import('node:crypto')
+  const { readFileSync } = await import('node:fs')
+  const meta = JSON.parse(readFileSync(new URL('../../models/meta.json', import.meta.url), 'utf8')) as { name: string; files: Record<string, string> }
+  t.equal(meta.name, MODEL_NAME)
+  for (const f of ['ner.bin.gz', 'entity-confidence.json', 'relations.json', 'sentiment.bin.gz']) {
+    const sum = 'sha256:' + createHash('sha256').update(readFileSync(new URL(`../../models/${f}`, import.meta.url))).digest('hex')
+    t.equal(meta.files[f], sum, `${f} is the file meta.json was written for`)
+  }
+})
