@@ -25,6 +25,7 @@ export const CONFIDENCE_FEATURES = [
   'ruleOnly', 'someRule', 'logMentions', 'oneMention', 'voteShare',
   'words1', 'words2', 'words3+', 'allCaps', 'hasDigit', 'hasLower', 'short',
   'trainedSameType', 'trainedOtherType', 'knownForType', 'common', 'demonym', 'sentenceInitialOnly', 'informal',
+  'informal×PER', 'informal×ORG', 'informal×LOC', 'informal×OBJ', 'hasDigit×OBJ', 'knownForType×OBJ', 'trainedSameType×OBJ',
 ] as const
 
 export interface EntityEvidence {
@@ -74,6 +75,11 @@ export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array 
   x[k++] = classes & bit('demonym') ? 1 : 0
   x[k++] = ev.sentenceInitialOnly ? 1 : 0
   x[k++] = ev.informal ? 1 : 0
+  // Objects are right far less often than names, and differently in informal text.
+  for (let j = 0; j < 4; j++) x[k++] = ev.informal && j === t ? 1 : 0
+  x[k++] = e.type === 'OBJ' && /\p{N}/u.test(e.name) ? 1 : 0
+  x[k++] = e.type === 'OBJ' && classes & KNOWN.OBJ ? 1 : 0
+  x[k++] = e.type === 'OBJ' && classes & TRAINED.OBJ ? 1 : 0
   return x
 }
 
