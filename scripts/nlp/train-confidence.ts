@@ -7,6 +7,7 @@ import { rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { CONFIDENCE_FEATURES, type ConfidenceModel } from '../../src/nlp/confidence.ts'
+import type { EntityType } from '../../src/nlp/entities.ts'
 import { entityCandidates, useModels } from '../../src/nlp/mentions.ts'
 import { REPO_ROOT, goldCanon } from './data.ts'
 import { ece } from './metrics.ts'
@@ -17,13 +18,19 @@ import { SOURCE_REPEAT } from './train-ner.ts'
 export interface ConfidenceRow {
   source: string
   fold: number
+  type: EntityType
   x: Float64Array
   y: number
 }
 
-/** Out-of-fold entity rows of the given corpora, from the fold taggers. */
-export function outOfFoldRows(folds: { fold: number; tagger: string }[], k: number, sources: string[]): ConfidenceRow[] {
-  const rows: ConfidenceRow[] = []
+/** Corpora that annotate objects (products, works): WNUT-17 and CrossNER; the others have none. */
+export const annotatesObjects = (source: string): boolean => source.startsWith('wnut17/') || source.startsWith('crossner/')
+
+/** Out-of-fold entity rows of the given corpora, from the fold taggers; `gold` counts the gold names per type. */
+export function outOfFoldRows(folds: { fold: number; tagger: string }[], k: number, sources: string[]): ConfidenceRow[] & { gold?: Record<EntityType, number> } {
+  const rows: ConfidenceRow[] & { gold?: Record<EntityType, number> } = []
+  const goldCount: Record<EntityType, number> = { PER: 0, ORG: 0, LOC: 0, OBJ: 0 }
+  rows.gold = goldCount
   const data = sources.map((s) => ({ s, docs: readNer(s) }))
   for (const { fold, tagger } of folds) {
     useModels(tagger)
@@ -31,8 +38,14 @@ export function outOfFoldRows(folds: { fold: number; tagger: string }[], k: numb
       for (const ex of docs) {
         if (foldOf(ex.id, k) !== fold) continue
         const gold = goldCanon(ex).names
+        for (const g of gold) {
+          const t = g.slice(0, g.indexOf('|')) as EntityType
+          if (t in goldCount && (t !== 'OBJ' || annotatesObjects(s))) goldCount[t]++
+        }
         for (const { entity, features } of entityCandidates(tokenize(ex.text))) {
-          rows.push({ source: s, fold, x: features, y: gold.has(`${entity.type}|${entity.name}`) ? 1 : 0 })
+          // An object found in a corpus that annotates none is of unknown truth, not wrong.
+          if (entity.type === 'OBJ' && !annotatesObjects(s)) continue
+          rows.push({ source: s, fold, type: entity.type, x: features, y: gold.has(`${entity.type}|${entity.name}`) ? 1 : 0 })
         }
       }
     }
@@ -112,19 +125,50 @@ export async function trainConfidence(opts: { out: string; folds: number }): Pro
   console.log(`confidence: ${rows.length} out-of-fold entities, ${rows.filter((r) => r.y).length} right (${Math.round((Date.now() - t0) / 1000)} s)`)
   // Cross-fitted ECE per corpus: the regression of the other folds' rows scores each fold.
   const pairs = new Map<string, { conf: number; correct: boolean }[]>()
+  const byType = new Map<EntityType, { conf: number; correct: boolean }[]>()
   for (let k = 0; k < opts.folds; k++) {
     const w = fitLogistic(rows.filter((r) => r.fold !== k))
     for (const r of rows) if (r.fold === k) {
       const name = r.source.replace(/\.jsonl$/, '')
       if (!pairs.has(name)) pairs.set(name, [])
-      pairs.get(name)!.push({ conf: predict(w, r.x), correct: r.y === 1 })
+      const p = { conf: predict(w, r.x), correct: r.y === 1 }
+      pairs.get(name)!.push(p)
+      if (!byType.has(r.type)) byType.set(r.type, [])
+      byType.get(r.type)!.push(p)
     }
   }
+  const cut = cutsByType(byType, rows.gold!)
   for (const [name, ps] of pairs) {
     const kept = ps.filter((p) => p.conf >= 0.5)
     console.log(`confidence: ${name.padEnd(32)} ECE ${ece(ps).ece.toFixed(4)} (${ps.length} entities; ${kept.length} kept, of them right ${(kept.filter((p) => p.correct).length / Math.max(1, kept.length)).toFixed(3)}; dropped right ${ps.filter((p) => p.conf < 0.5 && p.correct).length})`)
   }
-  const model: ConfidenceModel = { format: 'tea-entity-confidence-1', features: [...CONFIDENCE_FEATURES], weights: fitLogistic(rows) }
+  const model: ConfidenceModel = { format: 'tea-entity-confidence-2', features: [...CONFIDENCE_FEATURES], weights: fitLogistic(rows), cut }
   writeFileSync(opts.out, JSON.stringify(model, null, 1) + '\n')
   console.log(`confidence: wrote ${path.relative(REPO_ROOT, opts.out)} (${Math.round((Date.now() - t0) / 1000)} s)`)
+}
+
+/**
+ * Per type, the least confidence an entity needs to be reported: of 0 and the cuts up to 0.5, the
+ * one with the best cross-fitted F1 over the out-of-fold entities of that type (gold names the
+ * extraction missed count against recall). A type whose confidences are poor (objects) would
+ * otherwise lose nearly all its entities to a cut of 0.5 and so its F1; never above 0.5, so an
+ * entity more likely right than wrong is always kept.
+ */
+export function cutsByType(byType: Map<EntityType, { conf: number; correct: boolean }[]>, gold: Record<EntityType, number>): Record<EntityType, number> {
+  const out: Record<EntityType, number> = { PER: 0.5, ORG: 0.5, LOC: 0.5, OBJ: 0.5 }
+  for (const t of Object.keys(out) as EntityType[]) {
+    const ps = byType.get(t) ?? []
+    let best = { f1: -1, cut: 0.5 }
+    const lines: string[] = []
+    for (let c = 0; c <= 0.5 + 1e-9; c += 0.05) {
+      const kept = ps.filter((p) => p.conf >= c)
+      const tp = kept.filter((p) => p.correct).length
+      const f1 = (2 * tp) / Math.max(1, kept.length + gold[t])
+      lines.push(`${c.toFixed(2)}:${f1.toFixed(3)}/P${(tp / Math.max(1, kept.length)).toFixed(2)}`)
+      if (f1 > best.f1 + 1e-9) best = { f1, cut: +c.toFixed(2) }
+    }
+    console.log(`confidence: ${t} cut ${best.cut} (cross-fitted F1 by cut ${lines.join(' ')}; ${gold[t]} gold names)`)
+    out[t] = best.cut
+  }
+  return out
 }

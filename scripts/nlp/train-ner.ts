@@ -45,7 +45,32 @@ export interface Prepared {
   info: DocInfo
   gold: Int32Array
   ignore: Uint8Array
+  /** Tokens whose O is not evidence (see PARTIAL_SOURCES): no update when the tagger predicts a name there. */
+  unlabeled?: Uint8Array
   goldSpans: Set<string>
+}
+
+/**
+ * Corpora whose conventions leave names of ours unannotated (Re-DocRED keeps only its entity
+ * clusters' mentions, BTC and SEC are sparse, CrossNER's types are its domains'). Outside their
+ * annotated spans a capitalised token is treated as unlabeled rather than O: trained as O, the
+ * tagger learned to miss real names in prose ("Roger K. Crouch of NASA", "Microsoft owns LinkedIn").
+ * Only CoNLL-2003, WNUT-17, CoNLL04 and the synthetic documents teach O on capitalised words.
+ */
+export const PARTIAL_SOURCES = new Set([
+  'redocred/train.jsonl',
+  'btc/train_grouped.jsonl',
+  'sec/train_grouped.jsonl',
+  ...Object.keys(SOURCE_REPEAT).filter((s) => s.startsWith('crossner/')),
+])
+
+/** Marks the capitalised tokens outside annotated spans of a partially annotated document. */
+export function markUnlabeled(p: Prepared): Prepared {
+  const u = new Uint8Array(p.gold.length)
+  p.doc.tokens.forEach((t, i) => {
+    if (p.gold[i] === 0 && !p.ignore[i] && /^\p{Lu}/u.test(t.text)) u[i] = 1
+  })
+  return { ...p, unlabeled: u }
 }
 
 /** Tokenizes an annotated text and projects its character spans onto BILOU tags. */
@@ -144,7 +169,12 @@ export function trainNer(opts: NerTrainOptions): void {
   const base = buildGazetteer(commonWords([...sources, 'newsmtsc/train.jsonl']))
   // A cross-validation fold leaves out the documents of that fold of every corpus.
   const heldOut = (id: string) => opts.holdout !== undefined && foldOf(id, opts.holdout.folds) === opts.holdout.fold
-  const examples = sources.flatMap((s) => readNer(s).filter((ex) => !heldOut(ex.id)).map((ex) => ({ ex, repeat: sourceRepeat(s) })))
+  // `TEA_PARTIAL` (folder names, comma-separated; empty for none) overrides PARTIAL_SOURCES, for experiments.
+  const partialEnv = process.env.TEA_PARTIAL?.split(',').filter(Boolean)
+  const isPartial = (s: string) => (partialEnv ? partialEnv.includes(s.split('/')[0]) : PARTIAL_SOURCES.has(s))
+  const examples = sources.flatMap((s) =>
+    readNer(s).filter((ex) => !heldOut(ex.id)).map((ex) => ({ ex, repeat: sourceRepeat(s), partial: isPartial(s) })),
+  )
   // Names annotated in training become a gazetteer class of their own. A training document
   // sees only the names of the other folds: with its own names it would learn to trust the
   // feature far more than it deserves on unseen text.
@@ -161,8 +191,9 @@ export function trainNer(opts: NerTrainOptions): void {
   const clusters = buildClusterIndex(clusterArrays.words, clusterArrays.codes)
   const data: Prepared[] = []
   const repeat: number[] = []
-  examples.forEach(({ ex, repeat: k }, i) => {
-    data.push(prepare(ex, foldGaz[fold[i]], clusters))
+  examples.forEach(({ ex, repeat: k, partial }, i) => {
+    const p = prepare(ex, foldGaz[fold[i]], clusters)
+    data.push(partial ? markUnlabeled(p) : p)
     repeat.push(k)
   })
   // Informal posts with names in lower case, which no training corpus shows (synthetic.ts).
@@ -261,6 +292,8 @@ export function trainNer(opts: NerTrainOptions): void {
           c++
           const g = d.gold[i]
           if (d.ignore[i] || pred === g) return
+          // An unlabeled token predicted as a name: the gold O there may be a missing annotation.
+          if (g === 0 && d.unlabeled?.[i]) return
           errors++
           for (const k of rows[i]) { w[k * NTAGS + g] += 1; u[k * NTAGS + g] += c; w[k * NTAGS + pred] -= 1; u[k * NTAGS + pred] -= c }
           for (const k of dynIds) { w[k * NTAGS + g] += 1; u[k * NTAGS + g] += c; w[k * NTAGS + pred] -= 1; u[k * NTAGS + pred] -= c }

@@ -84,14 +84,16 @@ export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array 
 }
 
 export interface ConfidenceModel {
-  format: 'tea-entity-confidence-1'
+  format: 'tea-entity-confidence-2'
   features: string[]
   weights: number[]
+  /** Per type, the least confidence an entity needs to be reported (chosen out of fold; at most 0.5). */
+  cut: Record<EntityType, number>
 }
 
 export function loadConfidenceModel(path: string | URL): ConfidenceModel {
   const m = JSON.parse(readFileSync(path, 'utf8')) as ConfidenceModel
-  if (m.format !== 'tea-entity-confidence-1' || m.features.join() !== CONFIDENCE_FEATURES.join()) {
+  if (m.format !== 'tea-entity-confidence-2' || m.features.join() !== CONFIDENCE_FEATURES.join()) {
     throw new Error(`entity confidence: model file ${String(path)} does not match this code's features`)
   }
   return m

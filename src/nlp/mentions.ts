@@ -156,7 +156,11 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     if (type === 'PER' && b - a > 1 && PLACE_DESIGNATOR.test(doc.tokens[b - 1].text)) type = 'LOC'
     else if (type !== 'PER' && !noisy && personShaped(doc, a, b)) type = 'PER'
     // "Ms. Carpenter" read as an organization: Mr, Mrs and Ms only stand before people.
-    if (type !== 'PER' && !noisy && b - a > 1 && HONORIFIC.test(doc.tokens[a].text)) type = 'PER'
+    if (type !== 'PER' && !noisy && b - a > 1 && HONORIFIC.test(doc.tokens[a].text)) {
+      type = 'PER'
+      // "Ms. Ferraro Carpenter of the Treasury": the person's name ends before "of".
+      for (let k = a + 2; k < b - 1; k++) if (doc.tokens[k].text === 'of') { b = k; break }
+    }
     // A lone month abbreviation is a date, not a name ("Feb").
     if (!noisy && b - a === 1 && MONTH_ABBR.test(doc.tokens[a].text)) continue
     // "European Space Agency and Roger K. Crouch of NASA": two names and a person between, run together.
@@ -441,8 +445,8 @@ export function nameClasses(name: string): number {
 
 /**
  * Canonical entities, most salient first, at most MAX_ENTITIES_PER_TYPE of each type, each with
- * its confidence; an entity more likely wrong than right (confidence below 0.5) is dropped unless
- * `all` is set (fitting the confidence model needs them all).
+ * its confidence; an entity under its type's cut (the model file's, at most 0.5, chosen by
+ * out-of-fold F1) is dropped unless `all` is set (fitting the confidence model needs them all).
  */
 export function extractEntities(doc: Tokenized, options: { all?: boolean } = {}): Entity[] {
   confidenceModel ??= loadConfidenceModel(CONFIDENCE_FILE)
@@ -450,7 +454,7 @@ export function extractEntities(doc: Tokenized, options: { all?: boolean } = {})
   const out: Entity[] = []
   for (const { entity: e, features } of entityCandidates(doc)) {
     e.confidence = confidenceOf(confidenceModel, features)
-    if (!options.all && e.confidence < 0.5) continue
+    if (!options.all && e.confidence < confidenceModel.cut[e.type]) continue
     const n = perType.get(e.type) ?? 0
     if (n >= MAX_ENTITIES_PER_TYPE) continue
     perType.set(e.type, n + 1)

@@ -1,6 +1,7 @@
 // Entities on ordinary prose (not the space-tokenised corpora): one table row per case.
 import t from 'tap'
 import { analyze } from '../../src/nlp/index.ts'
+import { loadConfidenceModel } from '../../src/nlp/confidence.ts'
 import { cleanName } from '../../src/nlp/entities.ts'
 import { extractEntities, extractMentions } from '../../src/nlp/mentions.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
@@ -139,16 +140,18 @@ t.test('product review: a product line is an object, not a person', async (t) =>
   t.ok(e.objects.some((o) => o.includes('QuietComfort')), 'an object')
 })
 
-t.test('entity confidence: every entity has one in (0.5, 1], mentions keep their spans', async (t) => {
+t.test("entity confidence: every entity has one in [its type's cut, 1], mentions keep their spans", async (t) => {
+  const { cut } = loadConfidenceModel(new URL('../../models/entity-confidence.json', import.meta.url))
+  for (const type of ['PER', 'ORG', 'LOC', 'OBJ'] as const) t.ok(cut[type] >= 0 && cut[type] <= 0.5, `${type} cut ${cut[type]} is at most 0.5`)
   const text = 'Satya Nadella, the chief executive of Microsoft, spoke to reporters in Seattle on Tuesday.' + FILLER
   const ents = extractEntities(tokenize(text))
   t.ok(ents.length >= 3)
   for (const e of ents) {
-    t.ok(e.confidence! >= 0.5 && e.confidence! <= 1, `${e.name} ${e.confidence}`)
+    t.ok(e.confidence! >= cut[e.type] && e.confidence! <= 1, `${e.name} ${e.confidence}`)
     for (const m of e.mentions) t.equal(text.slice(m.start, m.end), m.text)
   }
   const all = extractEntities(tokenize(text), { all: true })
   t.ok(all.length >= ents.length, 'nothing is dropped when all are asked for')
   const kept = new Set(ents.map((e) => `${e.type}|${e.name}`))
-  t.ok(all.every((e) => kept.has(`${e.type}|${e.name}`) === e.confidence! >= 0.5), 'exactly the entities under 0.5 are dropped')
+  t.ok(all.every((e) => kept.has(`${e.type}|${e.name}`) === e.confidence! >= cut[e.type]), "exactly the entities under their type's cut are dropped")
 })
