@@ -104,8 +104,10 @@ function tagMentions(doc: Tokenized): { mentions: Mention[]; noisy: boolean } {
   const { spans, noisy, margins } = tagDocument(tagger, doc)
   const mentions = ruledMentions(doc, spans, noisy)
   // Each mention's margin: the least of the tagger's span it overlaps (rules make the others).
+  // A miscellaneous span is no evidence for any type of ours: a mention over it is a rule's.
   const spanMin = new Float32Array(doc.tokens.length).fill(NaN)
   for (const s of spans) {
+    if (s.type === 'MISC') continue
     let m = Infinity
     for (let i = s.first; i < s.last; i++) m = Math.min(m, margins[i])
     for (let i = s.first; i < s.last; i++) spanMin[i] = m
@@ -122,6 +124,9 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
   const out: Mention[] = []
   const taken = new Uint8Array(doc.tokens.length)
   for (const s of spans) for (let i = s.first; i < s.last; i++) taken[i] = 1
+  // Tokens the tagger read as a miscellaneous name (none of ours), which a place's context can claim.
+  const misc = new Uint8Array(doc.tokens.length)
+  for (const s of spans) if (s.type === 'MISC') for (let i = s.first; i < s.last; i++) misc[i] = 1
   for (const s of spans) {
     if (s.type === 'MISC') {
       // "the French Government", "the Chinese Foreign Ministry": a nationality and an
@@ -180,7 +185,7 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     if (type !== 'PER' && !noisy && appositiveRole(doc, a, b)) type = 'PER'
     // "Lumora , a provider of payroll software", "chief executive officer of Lumora": what a
     // business is described as, or what an officer heads, is an organization.
-    if (type === 'PER' && !noisy && b - a === 1 && (companyApposition(doc, a, b) || officerOf(doc, a))) type = 'ORG'
+    if ((type === 'PER' || type === 'OBJ') && !noisy && b - a === 1 && (companyApposition(doc, a, b) || officerOf(doc, a))) type = 'ORG'
     // "10,000 Enterprise Cloud customers": capitalised words between a number and a plural of
     // who buys or uses something describe the customers; they name no one.
     if (!noisy && customerDescriptor(doc, a, b)) continue
@@ -218,7 +223,7 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
       out.push(mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'))
     }
   }
-  const added = noisy ? [] : untaggedNames(doc, taken)
+  const added = noisy ? [] : untaggedNames(doc, taken, misc)
   for (const m of added) out.push(m)
   if (added.length) out.sort((x, y) => x.first - y.first)
   // The layouts of particular sources (datelines, source lines): format-rules.ts.
@@ -298,7 +303,7 @@ function victimName(doc: Tokenized, a: number, b: number): boolean {
  * ("the U.S. 6th Fleet"), and one to three title-case words before a comma and a US state
  * abbreviation ("their hometown of Grants , N.M."), with the abbreviation itself if untagged.
  */
-function untaggedNames(doc: Tokenized, taken: Uint8Array): Mention[] {
+function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array): Mention[] {
   const t = doc.tokens
   const out: Mention[] = []
   for (let i = 0; i + 1 < t.length; i++) {
@@ -311,9 +316,11 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array): Mention[] {
       i = j - 1
       continue
     }
-    if (t[i].text === ',' && i > 0 && STATE_ABBR.test(t[i + 1].text) && t[i + 1].sent === t[i].sent && !taken[i - 1]) {
+    // A name the tagger called miscellaneous before ", N.M." is a place all the same.
+    const free = (k: number) => !taken[k] || misc[k] === 1
+    if (t[i].text === ',' && i > 0 && STATE_ABBR.test(t[i + 1].text) && t[i + 1].sent === t[i].sent && free(i - 1)) {
       let a = i
-      while (a > 0 && i - a < 3 && !taken[a - 1] && t[a - 1].sent === t[i].sent && TITLE_CASE.test(t[a - 1].text) && !NOT_NAME_START.test(t[a - 1].text) &&
+      while (a > 0 && i - a < 3 && free(a - 1) && t[a - 1].sent === t[i].sent && TITLE_CASE.test(t[a - 1].text) && !NOT_NAME_START.test(t[a - 1].text) &&
         !PERSON_TITLE.test(t[a - 1].text) && !MONTH_OR_DAY.test(t[a - 1].text)) a--
       // The whole run of capitalised words, not its tail; an ordinary word that starts the
       // sentence is not part of it ("In Grants , N.M.").
@@ -321,7 +328,7 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array): Mention[] {
       if (a < i && a === doc.sentences[t[i].sent].first && wordGaz(t[a].text) & GAZ_COMMON) a++
       if (a === i) continue
       out.push(mentionFromTokens(doc.text, t, a, i, 'LOC'))
-      if (!taken[i + 1]) out.push(mentionFromTokens(doc.text, t, i + 1, i + 2, 'LOC'))
+      if (free(i + 1)) out.push(mentionFromTokens(doc.text, t, i + 1, i + 2, 'LOC'))
       for (let k = a; k < i + 2; k++) taken[k] = 1
     }
   }
