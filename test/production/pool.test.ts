@@ -248,6 +248,9 @@ t.test('an analysis whose client went still has its time limit: the worker is re
   await t.rejects(call, { name: 'AbandonedExtraction', reason: { message: 'client gone' } }, 'the call ends with the client, at once (its extraction had started: the work was done)')
   t.equal(analyzer.stats!().utilization, 1, 'the endless analysis still holds its worker')
   await until(() => analyzer.stats!().utilization === 0, 'the time limit to stop it', 30_000)
+  // The next call's own time limit would otherwise also cover the replacement's start, which
+  // under load can take longer than the limit: wait for the thread, then time the call.
+  await until(() => analyzer.pool.threads.length > 0 && analyzer.pool.threads.every((w) => !before.includes(w.threadId)), 'a replacement worker', 30_000)
   const next = await analyzer.analyze(script('[spin:1]', 1), { language: 'en' })
   t.equal(next.model, 'scripted-worker')
   t.not(next.entities.persons[0], `Worker ${before[0]}`, 'a replacement worker answers')
