@@ -1,6 +1,11 @@
 // Scores the extraction engine on any file of the shared JSONL format.
 // Usage: npm run eval -- <file.jsonl> [--task entities|relations|sentiment|language] [--holdout]
 //   <file> is a path, or relative to ../shared/data (or $TEA_DATA_DIR).
+//   --cv K     (entities) for sets without a dev split: K taggers, each trained without one fold
+//              of documents (of every training corpus), score their held-out fold; several files
+//              may be given, scored with the same K taggers.
+//   --json     one JSON line of results (after the usual report, which goes to stderr).
+//   --skip-speed  no throughput measurement.
 //   --holdout  (sentiment) score only the 15% of sentences held out from training.
 //   --born-in-as-lives-in  (relations) score born_in as lives_in, for corpora such as CoNLL04
 //              whose Live_In annotation includes birthplaces. Strict scoring is the default.
@@ -10,11 +15,15 @@ import { parseArgs } from 'node:util'
 import winkNLP from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
 import { analyze, detectLanguage, extractMentions, targetSentiment } from '../src/nlp/index.ts'
+import { extractEntities } from '../src/nlp/mentions.ts'
 import { tokenize } from '../src/nlp/tokens.ts'
 import { goldCanon, goldMentions } from './nlp/data.ts'
 import { readJsonl, type Example } from './nlp/data.ts'
-import { Scoreboard, isHeldOut, macroF1 } from './nlp/metrics.ts'
 import { evalRelations } from './nlp/eval-relations.ts'
+import { foldOf, nerView, readNer } from './nlp/ner-data.ts'
+import { trainFoldTaggers } from './nlp/cv.ts'
+import { useModels } from '../src/nlp/mentions.ts'
+import { Scoreboard, ece, isHeldOut, macroF1 } from './nlp/metrics.ts'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -25,8 +34,13 @@ const { values, positionals } = parseArgs({
     'born-in-as-lives-in': { type: 'boolean', default: false },
     cv: { type: 'string' },
     json: { type: 'boolean', default: false },
+    'skip-speed': { type: 'boolean', default: false },
   },
 })
+// With --json the report goes to stderr and stdout carries the one line of results.
+const json: Record<string, unknown> = {}
+if (values.json) console.log = (...args: unknown[]) => console.error(...args)
+const emit = (line: unknown) => process.stdout.write(JSON.stringify(line) + '\n')
 const file = positionals[0]
 if (!file) {
   console.error('usage: npm run eval -- <file.jsonl> [--task entities|relations|sentiment|language] [--holdout]')
@@ -38,7 +52,13 @@ const first = rows[0] ?? ({} as Example)
 const task =
   values.task ??
   (first.language ? 'language' : first.polarity ? 'sentiment' : first.relations ? 'relations' : 'entities')
-if (!values.json) console.log(`eval: ${file}, ${rows.length} texts, task ${task}`)
+if (task === 'entities') rows = rows.map(nerView)
+if (values.cv && task !== 'entities' && task !== 'relations') {
+  console.error(`eval: --cv is implemented for --task entities and relations only, not ${task}`)
+  process.exit(2)
+}
+console.log(`eval: ${file}, ${rows.length} texts, task ${task}`)
+Object.assign(json, { file, task, texts: rows.length })
 
 const TYPE_NAMES = ['PER', 'ORG', 'LOC', 'OBJ']
 const LIST = { persons: 'PER', organizations: 'ORG', locations: 'LOC', objects: 'OBJ' } as const
@@ -48,7 +68,7 @@ const LIST = { persons: 'PER', organizations: 'ORG', locations: 'LOC', objects: 
  * wall-clock time on a shared machine counts the time other processes hold the core; wall
  * clock is printed beside it. Best of three runs of each.
  */
-function speed(texts: string[]): void {
+function speed(texts: string[]): number {
   const nlp = winkNLP(model, ['sbd', 'pos'])
   let tokens = 0
   for (const t of texts) tokens += tokenize(t).tokens.length
@@ -72,27 +92,69 @@ function speed(texts: string[]): void {
   console.log(`  full extraction (analyze)               ${rate(full.cpu)} tok/s  ${rate(full.wall)} tok/s`)
   console.log(`  wink readDoc alone, same texts          ${rate(wink.cpu)} tok/s  ${rate(wink.wall)} tok/s`)
   console.log(`  ratio full / wink (CPU time)            ${(wink.cpu / full.cpu).toFixed(2)}`)
+  return Math.round(tokens / full.cpu)
 }
 
-if (task === 'entities') {
-  const span = new Scoreboard()
-  const names = new Scoreboard()
-  for (const ex of rows) {
+/** Entity scores of a set of texts: spans, canonical names per text, and the confidence of each reported entity. */
+class EntityScores {
+  span = new Scoreboard()
+  names = new Scoreboard()
+  conf: { conf: number; correct: boolean }[] = []
+  add(ex: Example): void {
     const gm = goldMentions(ex)
     const doc = tokenize(ex.text)
-    span.compare(
+    this.span.compare(
       gm.map((m) => `${m.type}|${m.start}|${m.end}`),
       extractMentions(doc).map((m) => `${m.type}|${m.start}|${m.end}`),
     )
-    const a = analyze(ex.text, { language: 'en' })
+    const gold = goldCanon(ex).names
     const pred: string[] = []
-    for (const [list, type] of Object.entries(LIST)) for (const n of a.entities[list as keyof typeof LIST]) pred.push(`${type}|${n}`)
-    names.compare(goldCanon(ex).names, pred)
+    for (const e of extractEntities(doc)) {
+      const key = `${e.type}|${e.name}`
+      pred.push(key)
+      this.conf.push({ conf: e.confidence ?? 1, correct: gold.has(key) })
+    }
+    // The API's lists (analyze) are the same entities, at most a hundred of each type.
+    this.names.compare(gold, pred)
   }
-  const groups: [string, string[] | undefined][] = [['micro PER/ORG/LOC', ['PER', 'ORG', 'LOC']], ['micro all', TYPE_NAMES]]
-  span.print('entities, exact span', groups)
-  names.print('entities, canonical name per document', groups)
-  speed(rows.map((r) => r.text))
+  report(title: string): Record<string, unknown> {
+    const groups: [string, string[] | undefined][] = [['micro PER/ORG/LOC', ['PER', 'ORG', 'LOC']], ['micro all', TYPE_NAMES]]
+    this.span.print(`${title}entities, exact span`, groups)
+    this.names.print(`${title}entities, canonical name per document`, groups)
+    const e = ece(this.conf)
+    console.log(`\n${title}entity confidence: ECE ${e.ece.toFixed(4)} over ${this.conf.length} reported entities (10 bins)`)
+    for (const l of e.table) console.log(l)
+    const c = (x: { p: number; r: number; f1: number; tp: number; fn: number }) => ({ p: +x.p.toFixed(4), r: +x.r.toFixed(4), f1: +x.f1.toFixed(4), support: x.tp + x.fn })
+    const objects = this.names.micro(['OBJ'])
+    return {
+      entities: c(this.names.micro(['PER', 'ORG', 'LOC'])),
+      byType: Object.fromEntries(TYPE_NAMES.map((t) => [t, c(this.names.micro([t]))])),
+      objects: objects.tp + objects.fn > 0 ? c(objects) : null,
+      spans: c(this.span.micro(['PER', 'ORG', 'LOC'])),
+      ece: +e.ece.toFixed(4),
+      reported: this.conf.length,
+    }
+  }
+}
+
+if (task === 'entities' && values.cv) {
+  const k = Number(values.cv)
+  const sets = positionals.map((f) => ({ file: f, rows: readNer(f), scores: new EntityScores() }))
+  const t0 = Date.now()
+  const folds = await trainFoldTaggers(k)
+  for (const { fold, tagger } of folds) {
+    useModels(tagger)
+    for (const s of sets) for (const ex of s.rows) if (foldOf(ex.id, k) === fold) s.scores.add(ex)
+  }
+  const results = sets.map((s) => ({ file: s.file, texts: s.rows.length, ...s.scores.report(`${s.file}, ${k}-fold cross-validation: `) }))
+  console.log(`\ncv: ${k} folds in ${Math.round((Date.now() - t0) / 1000)} s`)
+  if (values.json) emit({ task, cv: k, sets: results })
+} else if (task === 'entities') {
+  const scores = new EntityScores()
+  for (const ex of rows) scores.add(ex)
+  Object.assign(json, scores.report(''))
+  if (!values['skip-speed']) json.tokensPerSecond = speed(rows.map((r) => r.text))
+  if (values.json) emit(json)
 } else if (task === 'relations') {
   await evalRelations({ file, cv: values.cv ? Number(values.cv) : undefined, json: values.json, limit: values.limit ? Number(values.limit) : undefined, bornInAsLivesIn: values['born-in-as-lives-in'] })
   if (!values.json && !values.cv) speed(rows.map((r) => r.text))
@@ -116,6 +178,7 @@ if (task === 'entities') {
   console.log(`  macro-F1 ${m.macro.toFixed(4)}  accuracy ${m.accuracy.toFixed(4)}`)
   for (const [l, f] of Object.entries(m.per)) console.log(`  ${l.padEnd(10)} F1 ${f.toFixed(4)}`)
   console.log(`  ${(ms / Math.max(1, gold.length)).toFixed(3)} ms per target`)
+  if (values.json) emit({ ...json, targets: gold.length, macroF1: +m.macro.toFixed(4), accuracy: +m.accuracy.toFixed(4) })
 } else if (task === 'language') {
   let ok = 0
   const errors = new Map<string, number>()

@@ -1,5 +1,5 @@
 // Trains every model of the extraction engine from ../shared/data (or $TEA_DATA_DIR) and writes
-// them under models/. Usage: npm run train [-- --only ner|relations|sentiment] [--epochs N] [--seed N] [--sent name=value]
+// them under models/. Usage: npm run train [-- --only ner|confidence|relations|sentiment] [--epochs N] [--seed N] [--sent name=value]
 // (--epochs: the tagger's; --seed: the sentiment network's, default 20211, to report a spread over seeds)
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
@@ -15,12 +15,15 @@ const { values } = parseArgs({
     'min-count': { type: 'string' },
     dev: { type: 'boolean', default: false },
     seed: { type: 'string' },
+    // A cross-validation fold's tagger: trained without the documents of fold --fold of --folds.
+    fold: { type: 'string' },
+    folds: { type: 'string' },
     // Sentiment training options overridden by name, e.g. --sent epochs=10 --sent cv=5 (see
     // SentimentOptions): for experiments; the committed model uses the settings below.
     sent: { type: 'string', multiple: true },
   },
 })
-const TASKS = ['ner', 'relations', 'sentiment']
+const TASKS = ['ner', 'confidence', 'relations', 'sentiment']
 const tasks = values.only ? values.only.split(',') : TASKS
 // TEA_MODELS_OUT writes the models elsewhere (seed experiments); TEA_NER_SEED and TEA_REL_SEED
 // change the tagger's and the relation model's training seeds (defaults: the committed models).
@@ -48,7 +51,16 @@ if (want('ner')) {
     out: path.join(models, 'ner.bin.gz'),
     // Following dev F1 per epoch is only a progress report; it does not steer training.
     dev: values.dev ? 'conll2003/dev_docs.jsonl' : undefined,
+    holdout: values.fold !== undefined ? { fold: Number(values.fold), folds: Number(values.folds ?? 5) } : undefined,
   })
+}
+
+if (want('confidence')) {
+  // Fitted on out-of-fold predictions of three taggers, each trained without one fold of every
+  // corpus (TEA_JOBS at a time, default two, in processes of their own; three folds, not five, to
+  // keep training within the hour on a shared two-core machine).
+  const { trainConfidence } = await import('./nlp/train-confidence.ts')
+  await trainConfidence({ out: path.join(models, 'entity-confidence.json'), folds: 3 })
 }
 
 if (want('relations')) {
@@ -89,4 +101,10 @@ if (want('sentiment')) {
       return [k, v === 'true' ? true : v === 'false' ? false : Number(v)]
     })),
   })
+}
+
+{
+  // Checksums of the files as they now are (each task runs in a process of its own).
+  const { writeMeta } = await import('./nlp/meta.ts')
+  writeMeta(models)
 }

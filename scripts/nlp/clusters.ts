@@ -21,7 +21,12 @@ const TOP = Number(process.env.TEA_CLUSTER_TOP ?? 100_000)
 /** Word hash (fnv of the lower-cased word) → code: c1 * 128 + c2 * 8 + c3. */
 export type ClusterTable = Map<number, number>
 
-const CORPORA = ['conll2003/train_docs.jsonl', 'wnut17/train_grouped.jsonl', 'conll04/train_grouped.jsonl', 'newsmtsc/train.jsonl']
+// Word forms only (no labels) of the training corpora, so that their vocabulary has clusters.
+const CORPORA = [
+  'conll2003/train_docs.jsonl', 'wnut17/train_grouped.jsonl', 'conll04/train_grouped.jsonl', 'newsmtsc/train.jsonl',
+  'redocred/train.jsonl', 'btc/train_grouped.jsonl', 'sec/train_grouped.jsonl',
+  ...['politics', 'science', 'music', 'literature', 'ai'].map((d) => `crossner/${d}_train.jsonl`),
+]
 
 export function buildClusters(): ClusterTable {
   const t0 = Date.now()

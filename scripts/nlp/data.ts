@@ -59,7 +59,7 @@ export const TAGGER_LABEL: Record<string, 'PER' | 'ORG' | 'LOC' | 'MISC' | 'OBJ'
   ORG: 'ORG', Org: 'ORG', corporation: 'ORG', group: 'ORG',
   LOC: 'LOC', Loc: 'LOC', location: 'LOC',
   MISC: 'MISC',
-  product: 'OBJ', 'creative-work': 'OBJ',
+  product: 'OBJ', 'creative-work': 'OBJ', OBJ: 'OBJ',
 }
 
 /** Service type of a corpus label; undefined for MISC / Other (scored neither as hit nor miss). */

@@ -103,7 +103,7 @@ export async function evalRelations(opts: RelationEvalOptions): Promise<Relation
     n: docs.length,
   }
   if (opts.json) {
-    console.log(JSON.stringify(result))
+    process.stdout.write(JSON.stringify(result) + '\n')
     return result
   }
   console.log(`\nrelations, (source cluster, type, target cluster) per document, types the file annotates${opts.cv ? `, ${opts.cv}-fold CV` : ''}`)

@@ -13,6 +13,8 @@ export interface Mention {
   end: number
   text: string
   sent: number
+  /** The least tagger margin over the span it came from; absent when a rule made the mention. */
+  margin?: number
 }
 
 export interface Entity {
@@ -22,6 +24,8 @@ export interface Entity {
   salience: number
   /** Gazetteer classes of the name (bits of GAZ_CLASSES), when known. */
   classes?: number
+  /** Calibrated probability that the entity (name and type) is right, 0..1 (./confidence.ts). */
+  confidence?: number
 }
 
 const TRAILING = /^[\s"'“”‘’«»()[\]{}.,;:!?*_~`-]+|[\s"'“”‘’«»()[\]{},;:!?*_~`-]+$/gu

@@ -4,9 +4,22 @@ import { buildEntities, mentionFromTokens, type Entity, type EntityType, type Me
 import { loadTagger, tagDocument } from './tagger.ts'
 import { MAX_ENTITIES_PER_TYPE } from './types.ts'
 import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, phraseHash } from './features.ts'
+import { FORMAT_RULES } from './format-rules.ts'
+import { confidenceFeatures, confidenceOf, loadConfidenceModel, type ConfidenceModel } from './confidence.ts'
 
 // Resolved from this file so that it works from any working directory and in worker threads.
-const tagger = loadTagger(new URL('../../models/ner.bin.gz', import.meta.url))
+let tagger = loadTagger(new URL('../../models/ner.bin.gz', import.meta.url))
+const CONFIDENCE_FILE = new URL('../../models/entity-confidence.json', import.meta.url)
+let confidenceModel: ConfidenceModel | undefined
+
+/**
+ * Tags with another tagger model file (cross-validation folds, scripts/nlp/cv.ts), and, when
+ * given, another confidence model file.
+ */
+export function useModels(taggerFile: string | URL, confidenceFile?: string | URL): void {
+  tagger = loadTagger(taggerFile)
+  if (confidenceFile) confidenceModel = loadConfidenceModel(confidenceFile)
+}
 
 // Lower-case name particles that do belong to a name ("Vincent van Gogh", "de Silva").
 const PARTICLE = new Set(['de', 'van', 'von', 'der', 'den', 'da', 'di', 'du', 'dos', 'del', 'della', 'la', 'le', 'al', 'el', 'bin', 'ibn', 'of', 'and', 'for', 'the', '&', "'s", '’s'])
@@ -84,11 +97,36 @@ function joinsOrgName(doc: Tokenized, i: number, taken: Uint8Array): boolean {
 
 /** Typed mentions found by the tagger; MISC (nationalities, events…) has no service type. */
 export function extractMentions(doc: Tokenized): Mention[] {
+  return tagMentions(doc).mentions
+}
+
+function tagMentions(doc: Tokenized): { mentions: Mention[]; noisy: boolean } {
+  const { spans, noisy, margins } = tagDocument(tagger, doc)
+  const mentions = ruledMentions(doc, spans, noisy)
+  // Each mention's margin: the least of the tagger's span it overlaps (rules make the others).
+  // A miscellaneous span is no evidence for any type of ours: a mention over it is a rule's.
+  const spanMin = new Float32Array(doc.tokens.length).fill(NaN)
+  for (const s of spans) {
+    if (s.type === 'MISC') continue
+    let m = Infinity
+    for (let i = s.first; i < s.last; i++) m = Math.min(m, margins[i])
+    for (let i = s.first; i < s.last; i++) spanMin[i] = m
+  }
+  for (const m of mentions) {
+    let best = NaN
+    for (let i = m.first; i < m.last; i++) if (!Number.isNaN(spanMin[i]) && !(spanMin[i] <= best)) best = spanMin[i]
+    if (!Number.isNaN(best)) m.margin = best
+  }
+  return { mentions, noisy }
+}
+
+function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['spans'], noisy: boolean): Mention[] {
   const out: Mention[] = []
-  const { spans, noisy } = tagDocument(tagger, doc)
   const taken = new Uint8Array(doc.tokens.length)
   for (const s of spans) for (let i = s.first; i < s.last; i++) taken[i] = 1
-  const lines = noisy ? [] : datelines(doc)
+  // Tokens the tagger read as a miscellaneous name (none of ours), which a place's context can claim.
+  const misc = new Uint8Array(doc.tokens.length)
+  for (const s of spans) if (s.type === 'MISC') for (let i = s.first; i < s.last; i++) misc[i] = 1
   for (const s of spans) {
     if (s.type === 'MISC') {
       // "the French Government", "the Chinese Foreign Ministry": a nationality and an
@@ -100,14 +138,8 @@ export function extractMentions(doc: Tokenized): Mention[] {
       }
       continue
     }
-    let first = s.first
-    let last = s.last
-    for (const d of lines) {
-      // The dateline's names replace what the tagger made of them, and a span that ran from
-      // the headline into the code is dropped ("Radiation Leak AU0202111694 Paris AFP").
-      if ((first >= d.drop && first < d.end) || (first < d.drop && last > d.drop)) first = last
-    }
-    if (first >= last) continue
+    const first = s.first
+    const last = s.last
     let [a, b] = trimSpan(doc, first, last, noisy, s.type === 'PER')
     // The tagger often starts an organization's name one word late when that word is also an
     // ordinary one ("[General] Accounting Office", "[Progressive] Conservative Party"): a
@@ -129,7 +161,11 @@ export function extractMentions(doc: Tokenized): Mention[] {
     if (type === 'PER' && b - a > 1 && PLACE_DESIGNATOR.test(doc.tokens[b - 1].text)) type = 'LOC'
     else if (type !== 'PER' && !noisy && personShaped(doc, a, b)) type = 'PER'
     // "Ms. Carpenter" read as an organization: Mr, Mrs and Ms only stand before people.
-    if (type !== 'PER' && !noisy && b - a > 1 && HONORIFIC.test(doc.tokens[a].text)) type = 'PER'
+    if (type !== 'PER' && !noisy && b - a > 1 && HONORIFIC.test(doc.tokens[a].text)) {
+      type = 'PER'
+      // "Ms. Ferraro Carpenter of the Treasury": the person's name ends before "of".
+      for (let k = a + 2; k < b - 1; k++) if (doc.tokens[k].text === 'of') { b = k; break }
+    }
     // A lone month abbreviation is a date, not a name ("Feb").
     if (!noisy && b - a === 1 && MONTH_ABBR.test(doc.tokens[a].text)) continue
     // "European Space Agency and Roger K. Crouch of NASA": two names and a person between, run together.
@@ -147,6 +183,12 @@ export function extractMentions(doc: Tokenized): Mention[] {
     // "Lazutkin , former first deputy general director of…", "Radovan Karadzic , leader of…": a
     // name followed by an apposition that gives a person's role is a person's.
     if (type !== 'PER' && !noisy && appositiveRole(doc, a, b)) type = 'PER'
+    // "Lumora , a provider of payroll software", "chief executive officer of Lumora": what a
+    // business is described as, or what an officer heads, is an organization.
+    if ((type === 'PER' || type === 'OBJ') && !noisy && b - a === 1 && (companyApposition(doc, a, b) || officerOf(doc, a))) type = 'ORG'
+    // "10,000 Enterprise Cloud customers": capitalised words between a number and a plural of
+    // who buys or uses something describe the customers; they name no one.
+    if (!noisy && customerDescriptor(doc, a, b)) continue
     // Only people are assassinated or murdered ("the assassination of Lincoln", "assassinated Lincoln").
     if (type !== 'PER' && !noisy && victimName(doc, a, b)) type = 'PER'
     // "Richardson 's hometown", "Dole 's wife": only people have kin, a hometown or an assassin.
@@ -174,13 +216,6 @@ export function extractMentions(doc: Tokenized): Mention[] {
       continue
     }
     out.push(mentionFromTokens(doc.text, doc.tokens, a, b, type))
-    // "MEXICO CITY ( AP )", "BRISBANE , Australia ( AP )": the source in brackets that closes
-    // a dateline (a place, then a word in capitals in brackets, then the line's end).
-    if (type === 'LOC' && !noisy && b + 2 < doc.tokens.length && doc.tokens[b].text === '(' && doc.tokens[b + 2].text === ')' && !taken[b + 1] &&
-      doc.tokens[b + 2].sent === doc.tokens[a].sent && b + 3 === doc.sentences[doc.tokens[a].sent].last && ACRONYM.test(doc.tokens[b + 1].text) &&
-      !(wordGaz(doc.tokens[b + 1].text) & GAZ_COMMON)) {
-      out.push(mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'))
-    }
     // "the General Accounting Office ( GAO )": an untagged acronym in brackets right after an
     // organization's name is an organization too.
     if (type === 'ORG' && !noisy && b + 2 < doc.tokens.length && doc.tokens[b].text === '(' && doc.tokens[b + 2].text === ')' &&
@@ -188,12 +223,17 @@ export function extractMentions(doc: Tokenized): Mention[] {
       out.push(mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'))
     }
   }
-  const added = noisy ? [] : untaggedNames(doc, taken)
+  const added = noisy ? [] : untaggedNames(doc, taken, misc)
   for (const m of added) out.push(m)
-  if (lines.length) for (const d of lines) out.push(mentionFromTokens(doc.text, doc.tokens, d.from, d.split, 'LOC'), mentionFromTokens(doc.text, doc.tokens, d.split, d.end, 'ORG'))
-  if (lines.length || added.length) out.sort((x, y) => x.first - y.first)
-  return out
+  if (added.length) out.sort((x, y) => x.first - y.first)
+  // The layouts of particular sources (datelines, source lines): format-rules.ts.
+  if (noisy) return out
+  let ruled = out
+  for (const rule of FORMAT_RULES) ruled = rule.apply(doc, ruled, RULE_CONTEXT)
+  return ruled
 }
+
+const RULE_CONTEXT = { gaz: (words: string[]) => phraseGaz(words) }
 
 const KIN = /^(?:wife|husband|son|daughter|sons|daughters|brother|sister|mother|father|widow|widower|parents|hometown|birthplace|assassin|killer|murderer|girlfriend|boyfriend|fiancee|fiance|fiancée|grandson|granddaughter|grandfather|grandmother|nephew|niece|uncle|aunt|cousin|biographer|funeral|grave)$/
 
@@ -263,7 +303,7 @@ function victimName(doc: Tokenized, a: number, b: number): boolean {
  * ("the U.S. 6th Fleet"), and one to three title-case words before a comma and a US state
  * abbreviation ("their hometown of Grants , N.M."), with the abbreviation itself if untagged.
  */
-function untaggedNames(doc: Tokenized, taken: Uint8Array): Mention[] {
+function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array): Mention[] {
   const t = doc.tokens
   const out: Mention[] = []
   for (let i = 0; i + 1 < t.length; i++) {
@@ -276,9 +316,11 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array): Mention[] {
       i = j - 1
       continue
     }
-    if (t[i].text === ',' && i > 0 && STATE_ABBR.test(t[i + 1].text) && t[i + 1].sent === t[i].sent && !taken[i - 1]) {
+    // A name the tagger called miscellaneous before ", N.M." is a place all the same.
+    const free = (k: number) => !taken[k] || misc[k] === 1
+    if (t[i].text === ',' && i > 0 && STATE_ABBR.test(t[i + 1].text) && t[i + 1].sent === t[i].sent && free(i - 1)) {
       let a = i
-      while (a > 0 && i - a < 3 && !taken[a - 1] && t[a - 1].sent === t[i].sent && TITLE_CASE.test(t[a - 1].text) && !NOT_NAME_START.test(t[a - 1].text) &&
+      while (a > 0 && i - a < 3 && free(a - 1) && t[a - 1].sent === t[i].sent && TITLE_CASE.test(t[a - 1].text) && !NOT_NAME_START.test(t[a - 1].text) &&
         !PERSON_TITLE.test(t[a - 1].text) && !MONTH_OR_DAY.test(t[a - 1].text)) a--
       // The whole run of capitalised words, not its tail; an ordinary word that starts the
       // sentence is not part of it ("In Grants , N.M.").
@@ -286,7 +328,7 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array): Mention[] {
       if (a < i && a === doc.sentences[t[i].sent].first && wordGaz(t[a].text) & GAZ_COMMON) a++
       if (a === i) continue
       out.push(mentionFromTokens(doc.text, t, a, i, 'LOC'))
-      if (!taken[i + 1]) out.push(mentionFromTokens(doc.text, t, i + 1, i + 2, 'LOC'))
+      if (free(i + 1)) out.push(mentionFromTokens(doc.text, t, i + 1, i + 2, 'LOC'))
       for (let k = a; k < i + 2; k++) taken[k] = 1
     }
   }
@@ -308,70 +350,7 @@ const GAZ_REGION = 1 << GAZ_CLASSES.indexOf('region')
 const GAZ_FIRST = 1 << GAZ_CLASSES.indexOf('first')
 const GAZ_COMMON = 1 << GAZ_CLASSES.indexOf('common')
 const GAZ_DEMONYM = 1 << GAZ_CLASSES.indexOf('demonym')
-
-interface SourceLine {
-  /** Spans of the tagger from here to `end` are dropped. */
-  drop: number
-  /** The place is [from, split), the source [split, end). */
-  from: number
-  split: number
-  end: number
-}
-
-/** The longest known city or country of one to three words at `from`, ending before `limit`: its end, or -1. */
-function placeEnd(toks: Tokenized['tokens'], from: number, limit: number): number {
-  for (let p = Math.min(from + 3, limit); p > from; p--) {
-    const ws: string[] = []
-    for (let i = from; i < p; i++) ws.push(toks[i].text.toLowerCase())
-    if (phraseGaz(ws) & GAZ_PLACE) return p
-  }
-  return -1
-}
-
-/**
- * Source lines of monitored broadcasts and press (FBIS): "[headline] AU0202111694 Paris AFP in
- * English 0107 GMT 2 Feb 94" (or a code such as 94AS0286D): a document code, the place, the
- * source, "in" and a language. The place is the longest known city or country (up to three
- * words) after the code, the source the words up to "in". Also a line of a place and a source
- * in capitals alone ("Tokyo MAINICHI SHIMBUN").
- */
-function datelines(doc: Tokenized): SourceLine[] {
-  const toks = doc.tokens
-  let out: SourceLine[] | undefined
-  for (let k = 0; k + 3 < toks.length; k++) {
-    const w = toks[k].text
-    // The second form is tokenized in two: "94" "AS0286D".
-    const code2 = w.length === 7 && k > 0 && FBIS_CODE_2.test(w) && /^\d\d$/.test(toks[k - 1].text)
-    if (code2 || (w.length === 12 && FBIS_CODE.test(w))) {
-      let end = -1
-      for (let m = k + 3; m < Math.min(toks.length - 1, k + 10) && toks[m].sent === toks[k].sent; m++) {
-        if (toks[m].text === 'in' && /^\p{Lu}\p{Ll}+/u.test(toks[m + 1].text)) { end = m; break }
-      }
-      if (end < 0) continue
-      let split = placeEnd(toks, k + 1, end - 1)
-      // A place the gazetteer does not know ("Madras THE HINDU"): the title-case words before a source in capitals.
-      if (split < 0) {
-        let p = k + 1
-        while (p < end && TITLE_CASE.test(toks[p].text)) p++
-        if (p > k + 1 && p - k - 1 <= 3 && p < end && ALL_CAPS_WORD.test(toks[p].text)) split = p
-      }
-      if (split > 0) (out ??= []).push({ drop: code2 ? k - 1 : k, from: k + 1, split, end })
-    } else if (k === doc.sentences[toks[k].sent].first && TITLE_CASE.test(w)) {
-      // A line: a place, then one to four words in capitals up to the line's end.
-      const sl = doc.sentences[toks[k].sent]
-      if (sl.last - k > 6 || sl.last - k < 2 || !/\n/.test(doc.text.slice(sl.end, sl.end + 2)) && sl.end !== doc.text.length) continue
-      const split = placeEnd(toks, k, sl.last - 1)
-      if (split < 0) continue
-      let caps = true
-      for (let i = split; i < sl.last; i++) if (!ALL_CAPS_WORD.test(toks[i].text)) caps = false
-      if (caps) (out ??= []).push({ drop: k, from: k, split, end: sl.last })
-    }
-  }
-  return out ?? []
-}
-const FBIS_CODE = /^[A-Z]{2}\d{10}$/
-const FBIS_CODE_2 = /^[A-Z]{2}\d{4}[A-Z]$/
-const ALL_CAPS_WORD = /^\p{Lu}[\p{Lu}\-]+$/u
+const GAZ_KNOWN_NAME = ['company', 'brand', 'tORG', 'tPER', 'tLOC', 'tOBJ'].reduce((m, c) => m | (1 << GAZ_CLASSES.indexOf(c as (typeof GAZ_CLASSES)[number])), 0)
 
 const HONORIFIC = /^(?:Mr|Mrs|Ms)\.?$/
 const ROLE = /^(?:leader|president|vice-president|director|chairman|chairwoman|spokesman|spokeswoman|minister|secretary|head|chief|commander|deputy|mayor|governor|professor|attorney|lawyer|editor|economist|analyst|executive|founder|ambassador|envoy|general|senator|judge|actor|actress|singer|author|writer|manager|coach|aide|adviser|advisor|prosecutor|son|daughter|wife|husband|widow)$/
@@ -393,6 +372,48 @@ function appositiveRole(doc: Tokenized, a: number, b: number): boolean {
   }
   return false
 }
+const BUSINESS = /^(?:provider|maker|developer|manufacturer|supplier|company|firm|startup|start-up|subsidiary|leader|producer|operator|retailer|distributor|vendor)$/i
+const BUSINESS_MOD = /^(?:a|an|the|leading|global|major|privately|publicly|held|fast-growing|growing|software|technology|tech|cloud|financial|biotech|biotechnology|pharmaceutical|healthcare|enterprise|independent|top|private|public|premier|world|world's|worldwide|international|us|u\.s\.|based|-)$/i
+
+/** [a, b) followed by ", a (leading…) provider / maker / company…": a business's apposition. */
+function companyApposition(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b + 2 >= t.length || t[b].text !== ',' || t[b].sent !== t[a].sent || !/^(?:a|an)$/i.test(t[b + 1].text)) return false
+  for (let k = b + 2; k < Math.min(t.length, b + 7) && t[k].sent === t[a].sent; k++) {
+    if (BUSINESS.test(t[k].text)) return true
+    if (!BUSINESS_MOD.test(t[k].text) && !/^\p{Lu}/u.test(t[k].text)) return false
+  }
+  return false
+}
+
+const OFFICER = /^(?:officer|executive|ceo|cfo|cto|coo|founder|co-founder|cofounder|chairman|chairwoman|president|director|vice-president|shareholders|spokesperson|spokesman|spokeswoman|employees|customers)$/i
+
+/** "… officer of [a]" / "CEO of [a]": the head of, or a spokesman for, an organization. */
+function officerOf(doc: Tokenized, a: number): boolean {
+  const t = doc.tokens
+  return a >= 2 && t[a - 1].text === 'of' && t[a - 2].sent === t[a].sent && OFFICER.test(t[a - 2].text)
+}
+
+const CUSTOMERS = /^(?:customers|clients|users|subscribers|accounts|buyers|shoppers|members|patients|merchants|businesses|enterprises|installations|deployments)$/
+
+/**
+ * [a, b) before a plural of customers or users, after a number ("200 Hospital Network
+ * customers") or holding an ordinary word and no known name ("Enterprise Cloud customers";
+ * not "Apple customers", nor "Acme customers").
+ */
+function customerDescriptor(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b >= t.length || t[b].sent !== t[a].sent || !CUSTOMERS.test(t[b].text)) return false
+  if (a > 0 && t[a - 1].sent === t[a].sent && /^\d[\d,.]*$/.test(t[a - 1].text)) return true
+  const ws: string[] = []
+  let ordinary = false
+  for (let i = a; i < b; i++) {
+    ws.push(t[i].text.toLowerCase())
+    if (wordGaz(t[i].text) & GAZ_COMMON) ordinary = true
+  }
+  return ordinary && !(phraseGaz(ws) & GAZ_KNOWN_NAME)
+}
+
 const MONTH_ABBR = /^(?:Feb|Apr|Aug|Sept?|Oct|Nov|Dec)\.?$/
 
 /** In [a, b): "and" followed by a first name, an initial and a surname (then "of" or the end): the index of "and", else -1. */
@@ -429,16 +450,44 @@ export function nameClasses(name: string): number {
   return phraseGaz(ws) & ~GAZ_PREFIX
 }
 
-/** Canonical entities, most salient first, at most MAX_ENTITIES_PER_TYPE of each type. */
-export function extractEntities(doc: Tokenized): Entity[] {
+/**
+ * Canonical entities, most salient first, at most MAX_ENTITIES_PER_TYPE of each type, each with
+ * its confidence; an entity under its type's cut (the model file's, at most 0.5, chosen by
+ * out-of-fold F1) is dropped unless `all` is set (fitting the confidence model needs them all).
+ */
+export function extractEntities(doc: Tokenized, options: { all?: boolean } = {}): Entity[] {
+  confidenceModel ??= loadConfidenceModel(CONFIDENCE_FILE)
   const perType = new Map<EntityType, number>()
   const out: Entity[] = []
-  for (const e of buildEntities(extractMentions(doc), doc.text.length)) {
+  for (const { entity: e, features } of entityCandidates(doc)) {
+    e.confidence = confidenceOf(confidenceModel, features)
+    if (!options.all && e.confidence < confidenceModel.cut[e.type]) continue
     const n = perType.get(e.type) ?? 0
     if (n >= MAX_ENTITIES_PER_TYPE) continue
     perType.set(e.type, n + 1)
-    e.classes = nameClasses(e.name)
     out.push(e)
   }
   return out
+}
+
+/** Every canonical entity of the document, most salient first, with its confidence features. */
+export function entityCandidates(doc: Tokenized): { entity: Entity; features: Float64Array }[] {
+  const { mentions, noisy } = tagMentions(doc)
+  const tagged = new Map<Mention, EntityType>()
+  for (const m of mentions) tagged.set(m, m.type)
+  return buildEntities(mentions, doc.text.length).map((e) => {
+    e.classes = nameClasses(e.name)
+    return { entity: e, features: confidenceFeatures(e, entityEvidence(doc, e, tagged, noisy)) }
+  })
+}
+
+/** What the confidence model reads of an entity besides its name (./confidence.ts). */
+function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityType>, noisy: boolean) {
+  let agreeing = 0
+  let initial = true
+  for (const m of e.mentions) {
+    if (tagged.get(m) === e.type) agreeing++
+    if (m.first !== doc.sentences[m.sent].first) initial = false
+  }
+  return { margins: e.mentions.map((m) => m.margin ?? NaN), agreeing, sentenceInitialOnly: initial, informal: noisy }
 }

@@ -101,6 +101,7 @@ export function decode(
   score: Scorer,
   skip: SkipWords,
   onStep?: (i: number, dynamic: number[], predicted: number) => void,
+  margins?: Float32Array,
 ): Int32Array {
   const tags = new Int32Array(doc.tokens.length)
   const history = new Map<string, Int32Array>()
@@ -142,10 +143,13 @@ export function decode(
       score(i, dyn, scores, allowed)
       let bestTag = 0
       let bestScore = -Infinity
+      let second = -Infinity
       for (let k = 0; k < allowed.length; k++) {
         const t = allowed[k]
-        if (scores[t] > bestScore) { bestScore = scores[t]; bestTag = t }
+        if (scores[t] > bestScore) { second = bestScore; bestScore = scores[t]; bestTag = t } else if (scores[t] > second) second = scores[t]
       }
+      // How far the decision was from its runner-up: what entity confidence is built from.
+      if (margins) margins[i] = second === -Infinity ? 0 : bestScore - second
       onStep?.(i, dyn, bestTag)
       tags[i] = bestTag
       const part = tagPart(bestTag)
@@ -260,7 +264,9 @@ if (ALLOWED_TAGS.some((a) => a.length === OUTSIDE_TAGS.length && a.join() !== OU
 /** Entity spans of a document, and whether it reads as informal text (see isNoisy). */
 export function tagDocument(model: TaggerModel, doc: Tokenized) {
   const info = docInfo(doc, model.gazetteer, model.clusters)
-  return { spans: spans(decode(doc, info, modelScorer(model, doc, info), model.skip)), noisy: info.noisy }
+  // Tokens left O without scoring keep a margin of 0; no span covers them.
+  const margins = new Float32Array(doc.tokens.length)
+  return { spans: spans(decode(doc, info, modelScorer(model, doc, info), model.skip, undefined, margins)), noisy: info.noisy, margins }
 }
 
 // Model file: gzip( uint32 header length | JSON header | int32 feature ids | int16 weights |

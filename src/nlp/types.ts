@@ -1,6 +1,7 @@
 // The contract between the service and the extraction engine. The service depends only on
 // this file and on `src/nlp/index.ts` exporting `analyze`, `detectLanguage`, `MODEL_NAME`
 // and `SUPPORTED_LANGUAGES`, so the engine can be replaced without touching HTTP code.
+import { readFileSync } from 'node:fs'
 
 /** Every relation type the engine may emit. Must equal the `RelationType` enum in openapi.yaml (a test checks). */
 export const RELATION_TYPES = [
@@ -48,7 +49,7 @@ export interface Analysis {
   relations: ExtractedRelation[]
   /** ISO 639-1 code the analysis ran as. */
   language: string
-  /** Model name and version, e.g. "tea-extract-1.8.0". */
+  /** Model name and version, e.g. "tea-extract-2.0.0". */
   model: string
 }
 
@@ -60,9 +61,10 @@ export interface AnalyzeOptions {
 /** Upper bound on entities kept per type by the engine (the API's maxEntitiesPerType ceiling). */
 export const MAX_ENTITIES_PER_TYPE = 100
 
-/** The engine's model and version (`meta.model`); part of every cache key, so an upgraded
- * model never answers with a result of the one before. */
-export const MODEL_NAME = 'tea-extract-1.8.0'
+/** The engine's model and version (`meta.model`), as models/meta.json names it; part of every
+ * cache key, so an upgraded model never answers with a result of the one before. Reading it
+ * loads no model. */
+export const MODEL_NAME: string = (JSON.parse(readFileSync(new URL('../../models/meta.json', import.meta.url), 'utf8')) as { name: string }).name
 
 /** Languages `analyze` accepts (ISO 639-1). The service rejects others before counting them. */
 export const SUPPORTED_LANGUAGES: readonly string[] = Object.freeze(['en'])

@@ -1,8 +1,9 @@
 // Entities on ordinary prose (not the space-tokenised corpora): one table row per case.
 import t from 'tap'
 import { analyze } from '../../src/nlp/index.ts'
+import { loadConfidenceModel } from '../../src/nlp/confidence.ts'
 import { cleanName } from '../../src/nlp/entities.ts'
-import { extractMentions } from '../../src/nlp/mentions.ts'
+import { extractEntities, extractMentions } from '../../src/nlp/mentions.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 
 // Keeps every text above the API's 200-character minimum without adding names.
@@ -91,6 +92,7 @@ const RULES: { rule: string; text: string; want: Partial<Record<keyof Entities, 
   { rule: "who has a hometown, a wife or a widow is a person", text: 'Police questioned Houston\'s widow about the fire.', want: { persons: ['Houston'], organizations: [] } },
   { rule: 'a nationality and a capitalised Government are an organization', text: 'Officials said the French Government was not displaying a hostile stand.', want: { organizations: ['French Government'] } },
   { rule: 'the source in brackets that closes a dateline is an organization', text: 'LOS ANGELES (AP)\nA lobbyist for the city was indicted on Monday.', want: { locations: ['LOS ANGELES'], organizations: ['AP'] } },
+  { rule: "a person's name after Mr, Mrs or Ms ends before 'of'", text: 'Ms. Ferraro Carpenter of the Treasury said the plan was sound.', want: { persons: ['Ferraro Carpenter'] }, also: (e) => !e.persons.some((p) => p.includes('Treasury')) },
   { rule: 'the lower-case half of a hyphenated personal name stays', text: 'Prime Minister Banharn Silpa-archa on Monday proposed a new date for the vote.', want: { persons: ['Banharn Silpa-archa'] } },
   { rule: "a head noun and 'of' join the name after them", text: 'Samples from the Sea of Japan showed no radiation.', want: { locations: ['Sea of Japan'] } },
   { rule: 'an untagged name before a state abbreviation is a place', text: 'The family lived near their hometown of Grants, N.M. for years.', want: { locations: ['Grants', 'N.M.'] } },
@@ -120,4 +122,37 @@ t.test('mention edges: no trailing comma or open bracket', async (t) => {
     ['I will in fact move to Kecskemet (site of the printing house) next year.', 'LOC:Kecskemet'],
   ]
   for (const [text, want] of table) t.ok(extractMentions(tokenize(text)).some((m) => `${m.type}:${m.text}` === want), `${want} in ${text}`)
+})
+
+// Text of other domains than newswire: a press release with a dateline, a product review.
+t.test('press release: the company is an organization, a customer segment is no name', async (t) => {
+  const e = run('BOSTON, May 12, 2025 /PRNewswire/ -- Lumora, a provider of payroll software, today announced a partnership with Vertex Health. Lumora expects to onboard 200 Hospital Network customers by June. "This is a big step for us," said Priya Shah, chief executive officer of Lumora.')
+  t.ok(e.organizations.includes('Lumora'), `Lumora in organizations (got ${JSON.stringify(e)})`)
+  t.notOk(e.persons.includes('Lumora'), 'the company is not a person')
+  t.notOk(Object.values(e).flat().some((n) => /Hospital Network/.test(n)), 'the customer segment is no name')
+  t.ok(e.persons.includes('Priya Shah'))
+  const f = run('DENVER, Colo. -- Zentrix Corp. announced on Monday that it had signed Enterprise Cloud customers by June. Zentrix shares rose 4 percent on the news.')
+  t.notOk(Object.values(f).flat().includes('Enterprise Cloud'), `"Enterprise Cloud customers" names no organization (got ${JSON.stringify(f)})`)
+})
+
+t.test('product review: a product line is an object, not a person', async (t) => {
+  const e = run('I bought the Bose QuietComfort headphones last month. The noise cancelling is great, and the Bose QuietComfort is light enough to wear all day.')
+  t.notOk(e.persons.some((p) => p.includes('QuietComfort')), `no person (got ${JSON.stringify(e)})`)
+  t.ok(e.objects.some((o) => o.includes('QuietComfort')), 'an object')
+})
+
+t.test("entity confidence: every entity has one in [its type's cut, 1], mentions keep their spans", async (t) => {
+  const { cut } = loadConfidenceModel(new URL('../../models/entity-confidence.json', import.meta.url))
+  for (const type of ['PER', 'ORG', 'LOC', 'OBJ'] as const) t.ok(cut[type] >= 0 && cut[type] <= 0.5, `${type} cut ${cut[type]} is at most 0.5`)
+  const text = 'Satya Nadella, the chief executive of Microsoft, spoke to reporters in Seattle on Tuesday.' + FILLER
+  const ents = extractEntities(tokenize(text))
+  t.ok(ents.length >= 3)
+  for (const e of ents) {
+    t.ok(e.confidence! >= cut[e.type] && e.confidence! <= 1, `${e.name} ${e.confidence}`)
+    for (const m of e.mentions) t.equal(text.slice(m.start, m.end), m.text)
+  }
+  const all = extractEntities(tokenize(text), { all: true })
+  t.ok(all.length >= ents.length, 'nothing is dropped when all are asked for')
+  const kept = new Set(ents.map((e) => `${e.type}|${e.name}`))
+  t.ok(all.every((e) => kept.has(`${e.type}|${e.name}`) === e.confidence! >= cut[e.type]), "exactly the entities under their type's cut are dropped")
 })

@@ -66,3 +66,36 @@ t.test("sentiment heads: the loaded model's per-row scores give the pools' input
     t.ok(a.every((x, k) => Object.is(x, b[k])), text)
   }
 })
+
+t.test('models/meta.json names the model and holds the checksum of every model file', async (t) => {
+  const { createHash } = await import('node:crypto')
+  const { readFileSync } = await import('node:fs')
+  const meta = JSON.parse(readFileSync(new URL('../../models/meta.json', import.meta.url), 'utf8')) as { name: string; files: Record<string, string> }
+  t.equal(meta.name, MODEL_NAME)
+  for (const f of ['ner.bin.gz', 'entity-confidence.json', 'relations.json', 'sentiment.bin.gz']) {
+    const sum = 'sha256:' + createHash('sha256').update(readFileSync(new URL(`../../models/${f}`, import.meta.url))).digest('hex')
+    t.equal(meta.files[f], sum, `${f} is the file meta.json was written for`)
+  }
+})
+
+t.test('partial labels: only capitalised tokens outside the annotated spans are unlabeled', async (t) => {
+  const { markUnlabeled, prepare } = await import('../../scripts/nlp/train-ner.ts')
+  const text = 'Roger Crouch of NASA met the Board in Paris.'
+  const p = markUnlabeled(prepare({ id: 'x', text, entities: [{ start: 0, end: 12, type: 'PER', text: 'Roger Crouch' }] } as never, new Map()))
+  const marked = p.doc.tokens.filter((_, i) => p.unlabeled![i]).map((tok) => tok.text)
+  t.same(marked, ['NASA', 'Board', 'Paris'])
+})
+
+t.test('confidence cut per type: the best out-of-fold F1, never above 0.5', async (t) => {
+  const { cutsByType } = await import('../../scripts/nlp/train-confidence.ts')
+  const ps = (pairs: [number, boolean][]) => pairs.map(([conf, correct]) => ({ conf, correct }))
+  const byType = new Map([
+    // Mostly wrong but the right ones score 0.12 or more: a cut of 0.5 would drop them all.
+    ['OBJ', ps([[0.02, false], [0.03, false], [0.04, false], [0.07, false], [0.12, true], [0.2, true], [0.3, false]])],
+    ['PER', ps([[0.9, true], [0.8, true], [0.3, false], [0.2, false]])],
+  ] as const)
+  const cut = cutsByType(new Map(byType) as never, { PER: 2, ORG: 0, LOC: 0, OBJ: 3 })
+  t.equal(cut.OBJ, 0.1)
+  t.ok(cut.PER > 0.3 && cut.PER <= 0.5)
+  t.ok(cut.ORG <= 0.5 && cut.LOC <= 0.5)
+})

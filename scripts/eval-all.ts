@@ -1,0 +1,104 @@
+// One table of every figure the extraction is judged by: entity F1 (canonical names per text,
+// persons/organizations/locations), objects F1 and entity ECE on every dev set and, by 5-fold
+// cross-validation, on the sets without one; relations on CoNLL04 dev and Re-DocRED (5-fold);
+// NewsMTSC held-out sentiment; throughput on one core. Each figure comes from `scripts/eval.ts
+// --json` in a process of its own, two at a time (the machine has two cores).
+// Usage: npm run eval:all [-- --folds K] [--meta]   (--meta: store the table in models/meta.json)
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { REPO_ROOT } from './nlp/data.ts'
+import { CV_SETS } from './nlp/ner-data.ts'
+import { writeMeta } from './nlp/meta.ts'
+
+const { values } = parseArgs({ options: { folds: { type: 'string', default: '5' }, meta: { type: 'boolean', default: false } } })
+const folds = values.folds
+const t0 = Date.now()
+
+const DEV_SETS = [
+  'conll2003/dev_docs.jsonl', 'wnut17/dev_grouped.jsonl', 'conll04/dev_grouped.jsonl',
+  ...['politics', 'science', 'music', 'literature', 'ai'].map((d) => `crossner/${d}_dev.jsonl`),
+]
+
+/** Runs eval.ts with the arguments; the last JSON line it prints, or undefined when it fails. */
+function evalJson(args: string[]): Promise<Record<string, any> | undefined> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...process.execArgv, path.join(REPO_ROOT, 'scripts/eval.ts'), ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (err += d))
+    child.on('error', () => resolve(undefined))
+    child.on('exit', (code) => {
+      const line = out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)
+      if (code !== 0 || !line) {
+        console.error(`eval:all: eval.ts ${args.join(' ')} failed (exit ${code}): ${err.trim().split('\n').slice(-3).join(' | ')}`)
+        return resolve(undefined)
+      }
+      console.error(`eval:all: ${args.join(' ')} done (${Math.round((Date.now() - t0) / 1000)} s)`)
+      resolve(JSON.parse(line))
+    })
+  })
+}
+
+/** Runs the jobs, `jobs` at a time, keeping their order. */
+async function pool<T>(tasks: (() => Promise<T>)[], jobs = 2): Promise<T[]> {
+  const out: T[] = new Array(tasks.length)
+  let next = 0
+  await Promise.all(Array.from({ length: jobs }, async () => {
+    while (next < tasks.length) { const k = next++; out[k] = await tasks[k]() }
+  }))
+  return out
+}
+
+// Single-process jobs first, two at a time; the cross-validations use both cores themselves.
+const quick = await pool([
+  ...DEV_SETS.map((f) => () => evalJson([f, '--task', 'entities', ...(f.startsWith('conll2003') ? [] : ['--skip-speed'])])),
+  () => evalJson(['conll04/dev_grouped.jsonl', '--task', 'relations', '--skip-speed']),
+  () => evalJson(['newsmtsc/train.jsonl', '--task', 'sentiment', '--holdout']),
+])
+const devResults = quick.slice(0, DEV_SETS.length)
+const [relConll04, sentiment] = quick.slice(DEV_SETS.length)
+const cv = await evalJson([...CV_SETS, '--task', 'entities', '--cv', folds])
+const relRedocred = await evalJson(['redocred/train.jsonl', '--task', 'relations', '--cv', folds, '--skip-speed'])
+
+const f = (x: unknown) => (typeof x === 'number' ? x.toFixed(3) : 'n/a')
+const rowsOut: string[][] = [['set', 'split', 'texts', 'entity F1', 'PER', 'ORG', 'LOC', 'objects F1', 'entity ECE']]
+const entityRow = (name: string, split: string, r: Record<string, any> | undefined) =>
+  rowsOut.push([name, split, String(r?.texts ?? 'n/a'), f(r?.entities?.f1), f(r?.byType?.PER?.f1), f(r?.byType?.ORG?.f1), f(r?.byType?.LOC?.f1), r ? (r.objects ? f(r.objects.f1) : '—') : 'n/a', f(r?.ece)])
+DEV_SETS.forEach((s, i) => entityRow(s.replace(/\.jsonl$/, ''), 'dev', devResults[i]))
+CV_SETS.forEach((s) => entityRow(s.replace(/\.jsonl$/, ''), `cv${folds}`, cv?.sets?.find((x: any) => x.file === s)))
+const crossner = devResults.slice(3).map((r) => r?.entities?.f1).filter((x): x is number => typeof x === 'number')
+const widths = rowsOut[0].map((_, c) => Math.max(...rowsOut.map((r) => r[c].length)))
+const print = (r: string[]) => console.log(r.map((v, c) => (c < 2 ? v.padEnd(widths[c]) : v.padStart(widths[c]))).join('  '))
+console.log('\nentities (canonical names per text; entity F1 = micro over persons, organizations, locations)')
+rowsOut.forEach(print)
+if (crossner.length === 5) console.log(`crossner dev mean entity F1 ${f(crossner.reduce((a, b) => a + b, 0) / 5)}, lowest ${f(Math.min(...crossner))}`)
+
+/** A relation result of eval.ts --task relations --json, whatever it nests: micro F1 and ECE. */
+function relationCells(r: Record<string, any> | undefined): string {
+  if (!r) return 'n/a'
+  const pick = (o: any, re: RegExp): number | undefined => {
+    if (!o || typeof o !== 'object') return undefined
+    for (const [k, v] of Object.entries(o)) if (re.test(k) && typeof v === 'number') return v
+    for (const v of Object.values(o)) { const x = pick(v, re); if (x !== undefined) return x }
+    return undefined
+  }
+  const micro = typeof r.relations?.f1 === 'number' ? r.relations.f1 : pick(r.micro ?? r.relations ?? r, /^(micro)?f1$/i)
+  const macro = pick(r, /^macro(f1)?$/i)
+  const e = pick(r, /^ece$/i)
+  const per = r.byType ?? r.perType ?? r.types
+  const perText = per && typeof per === 'object' ? Object.entries(per).map(([t, v]: [string, any]) => `${t} ${f(typeof v === 'number' ? v : v?.f1)}`).join(', ') : ''
+  return `micro F1 ${f(micro)}${macro !== undefined ? `, macro F1 ${f(macro)}` : ''}, ECE ${f(e)}${perText ? `\n    per type: ${perText}` : ''}`
+}
+console.log('\nrelations')
+console.log(`  conll04/dev_grouped (dev)        ${relationCells(relConll04)}`)
+console.log(`  redocred/train (cv${folds})            ${relationCells(relRedocred)}`)
+console.log(`\nsentiment: newsmtsc held-out 15% macro-F1 ${f(sentiment?.macroF1)}`)
+console.log(`speed: full extraction ${devResults[0]?.tokensPerSecond ?? 'n/a'} tokens/s (CPU time, one core; conll2003/dev_docs)`)
+console.log(`eval:all took ${Math.round((Date.now() - t0) / 1000)} s`)
+if (values.meta) {
+  writeMeta(path.join(REPO_ROOT, 'models'), {
+    eval: { folds: Number(folds), table: rowsOut, relations: { conll04Dev: relConll04 ?? null, redocredCv: relRedocred ?? null }, sentimentMacroF1: sentiment?.macroF1 ?? null, tokensPerSecond: devResults[0]?.tokensPerSecond ?? null },
+  })
+}

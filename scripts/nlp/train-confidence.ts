@@ -1,0 +1,174 @@
+// Fits the entity confidence model (src/nlp/confidence.ts) on out-of-fold predictions: K taggers,
+// each trained without fold k of every corpus (cv.ts), extract the entities of the fold-k
+// documents; an entity is right when its type and canonical name are among the gold ones.
+// A logistic regression (Newton's method, a small ridge) over the pooled rows; its ECE per
+// corpus is printed cross-fitted (the regression fitted without the fold it is scored on).
+import { rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { tokenize } from '../../src/nlp/tokens.ts'
+import { CONFIDENCE_FEATURES, type ConfidenceModel } from '../../src/nlp/confidence.ts'
+import type { EntityType } from '../../src/nlp/entities.ts'
+import { entityCandidates, useModels } from '../../src/nlp/mentions.ts'
+import { REPO_ROOT, goldCanon } from './data.ts'
+import { ece } from './metrics.ts'
+import { foldOf, readNer } from './ner-data.ts'
+import { KEPT_FOLDS, trainFoldTaggers } from './cv.ts'
+import { SOURCE_REPEAT } from './train-ner.ts'
+
+export interface ConfidenceRow {
+  source: string
+  fold: number
+  type: EntityType
+  x: Float64Array
+  y: number
+}
+
+/** Corpora that annotate objects (products, works): WNUT-17 and CrossNER; the others have none. */
+export const annotatesObjects = (source: string): boolean => source.startsWith('wnut17/') || source.startsWith('crossner/')
+
+/** Out-of-fold entity rows of the given corpora, from the fold taggers; `gold` counts the gold names per type. */
+export function outOfFoldRows(folds: { fold: number; tagger: string }[], k: number, sources: string[]): ConfidenceRow[] & { gold?: Record<EntityType, number> } {
+  const rows: ConfidenceRow[] & { gold?: Record<EntityType, number> } = []
+  const goldCount: Record<EntityType, number> = { PER: 0, ORG: 0, LOC: 0, OBJ: 0 }
+  rows.gold = goldCount
+  const data = sources.map((s) => ({ s, docs: readNer(s) }))
+  for (const { fold, tagger } of folds) {
+    useModels(tagger)
+    for (const { s, docs } of data) {
+      for (const ex of docs) {
+        if (foldOf(ex.id, k) !== fold) continue
+        const gold = goldCanon(ex).names
+        for (const g of gold) {
+          const t = g.slice(0, g.indexOf('|')) as EntityType
+          if (t in goldCount && (t !== 'OBJ' || annotatesObjects(s))) goldCount[t]++
+        }
+        for (const { entity, features } of entityCandidates(tokenize(ex.text))) {
+          // An object found in a corpus that annotates none is of unknown truth, not wrong.
+          if (entity.type === 'OBJ' && !annotatesObjects(s)) continue
+          rows.push({ source: s, fold, type: entity.type, x: features, y: gold.has(`${entity.type}|${entity.name}`) ? 1 : 0 })
+        }
+      }
+    }
+  }
+  return rows
+}
+
+/** Logistic regression by Newton's method with an L2 penalty (not on the bias). */
+export function fitLogistic(rows: { x: Float64Array; y: number }[], l2 = 1, iterations = 25): number[] {
+  const d = CONFIDENCE_FEATURES.length
+  const w = new Float64Array(d)
+  for (let it = 0; it < iterations; it++) {
+    const g = new Float64Array(d)
+    const h = new Float64Array(d * d)
+    for (const { x, y } of rows) {
+      let z = 0
+      for (let j = 0; j < d; j++) z += w[j] * x[j]
+      const p = 1 / (1 + Math.exp(-z))
+      const r = p - y
+      const s = p * (1 - p)
+      for (let j = 0; j < d; j++) {
+        if (x[j] === 0) continue
+        g[j] += r * x[j]
+        for (let l = 0; l < d; l++) h[j * d + l] += s * x[j] * x[l]
+      }
+    }
+    for (let j = 1; j < d; j++) { g[j] += l2 * w[j]; h[j * d + j] += l2 }
+    h[0] += 1e-6
+    const step = solve(h, g, d)
+    let change = 0
+    for (let j = 0; j < d; j++) { w[j] -= step[j]; change = Math.max(change, Math.abs(step[j])) }
+    if (change < 1e-7) break
+  }
+  return [...w].map((v) => +v.toFixed(6))
+}
+
+/** Solves A s = b (Gaussian elimination with partial pivoting); A is d×d row-major. */
+function solve(a: Float64Array, b: Float64Array, d: number): Float64Array {
+  const m = Float64Array.from(a)
+  const v = Float64Array.from(b)
+  for (let c = 0; c < d; c++) {
+    let p = c
+    for (let r = c + 1; r < d; r++) if (Math.abs(m[r * d + c]) > Math.abs(m[p * d + c])) p = r
+    if (p !== c) {
+      for (let k = 0; k < d; k++) [m[c * d + k], m[p * d + k]] = [m[p * d + k], m[c * d + k]]
+      ;[v[c], v[p]] = [v[p], v[c]]
+    }
+    const piv = m[c * d + c] || 1e-12
+    for (let r = c + 1; r < d; r++) {
+      const f = m[r * d + c] / piv
+      if (!f) continue
+      for (let k = c; k < d; k++) m[r * d + k] -= f * m[c * d + k]
+      v[r] -= f * v[c]
+    }
+  }
+  const s = new Float64Array(d)
+  for (let r = d - 1; r >= 0; r--) {
+    let t = v[r]
+    for (let k = r + 1; k < d; k++) t -= m[r * d + k] * s[k]
+    s[r] = t / (m[r * d + r] || 1e-12)
+  }
+  return s
+}
+
+const predict = (w: number[], x: Float64Array) => {
+  let z = 0
+  for (let j = 0; j < x.length; j++) z += w[j] * x[j]
+  return 1 / (1 + Math.exp(-z))
+}
+
+export async function trainConfidence(opts: { out: string; folds: number }): Promise<void> {
+  const t0 = Date.now()
+  const sources = Object.keys(SOURCE_REPEAT)
+  const folds = await trainFoldTaggers(opts.folds)
+  const rows = outOfFoldRows(folds, opts.folds, sources)
+  if (!KEPT_FOLDS) for (const f of folds) rmSync(path.dirname(f.tagger), { recursive: true, force: true })
+  console.log(`confidence: ${rows.length} out-of-fold entities, ${rows.filter((r) => r.y).length} right (${Math.round((Date.now() - t0) / 1000)} s)`)
+  // Cross-fitted ECE per corpus: the regression of the other folds' rows scores each fold.
+  const pairs = new Map<string, { conf: number; correct: boolean }[]>()
+  const byType = new Map<EntityType, { conf: number; correct: boolean }[]>()
+  for (let k = 0; k < opts.folds; k++) {
+    const w = fitLogistic(rows.filter((r) => r.fold !== k))
+    for (const r of rows) if (r.fold === k) {
+      const name = r.source.replace(/\.jsonl$/, '')
+      if (!pairs.has(name)) pairs.set(name, [])
+      const p = { conf: predict(w, r.x), correct: r.y === 1 }
+      pairs.get(name)!.push(p)
+      if (!byType.has(r.type)) byType.set(r.type, [])
+      byType.get(r.type)!.push(p)
+    }
+  }
+  const cut = cutsByType(byType, rows.gold!)
+  for (const [name, ps] of pairs) {
+    const kept = ps.filter((p) => p.conf >= 0.5)
+    console.log(`confidence: ${name.padEnd(32)} ECE ${ece(ps).ece.toFixed(4)} (${ps.length} entities; ${kept.length} kept, of them right ${(kept.filter((p) => p.correct).length / Math.max(1, kept.length)).toFixed(3)}; dropped right ${ps.filter((p) => p.conf < 0.5 && p.correct).length})`)
+  }
+  const model: ConfidenceModel = { format: 'tea-entity-confidence-2', features: [...CONFIDENCE_FEATURES], weights: fitLogistic(rows), cut }
+  writeFileSync(opts.out, JSON.stringify(model, null, 1) + '\n')
+  console.log(`confidence: wrote ${path.relative(REPO_ROOT, opts.out)} (${Math.round((Date.now() - t0) / 1000)} s)`)
+}
+
+/**
+ * Per type, the least confidence an entity needs to be reported: of 0 and the cuts up to 0.5, the
+ * one with the best cross-fitted F1 over the out-of-fold entities of that type (gold names the
+ * extraction missed count against recall). A type whose confidences are poor (objects) would
+ * otherwise lose nearly all its entities to a cut of 0.5 and so its F1; never above 0.5, so an
+ * entity more likely right than wrong is always kept.
+ */
+export function cutsByType(byType: Map<EntityType, { conf: number; correct: boolean }[]>, gold: Record<EntityType, number>): Record<EntityType, number> {
+  const out: Record<EntityType, number> = { PER: 0.5, ORG: 0.5, LOC: 0.5, OBJ: 0.5 }
+  for (const t of Object.keys(out) as EntityType[]) {
+    const ps = byType.get(t) ?? []
+    let best = { f1: -1, cut: 0.5 }
+    const lines: string[] = []
+    for (let c = 0; c <= 0.5 + 1e-9; c += 0.05) {
+      const kept = ps.filter((p) => p.conf >= c)
+      const tp = kept.filter((p) => p.correct).length
+      const f1 = (2 * tp) / Math.max(1, kept.length + gold[t])
+      lines.push(`${c.toFixed(2)}:${f1.toFixed(3)}/P${(tp / Math.max(1, kept.length)).toFixed(2)}`)
+      if (f1 > best.f1 + 1e-9) best = { f1, cut: +c.toFixed(2) }
+    }
+    console.log(`confidence: ${t} cut ${best.cut} (cross-fitted F1 by cut ${lines.join(' ')}; ${gold[t]} gold names)`)
+    out[t] = best.cut
+  }
+  return out
+}

@@ -1,0 +1,106 @@
+// Entity confidence: the probability that an extracted entity (its canonical name and type) is
+// one a reader of the text would list. A logistic regression over what the extraction knows of
+// the entity (the tagger's margins, its mentions, the gazetteer), fitted on out-of-fold
+// predictions of taggers that did not see the documents, pooled over every training corpus
+// (scripts/nlp/train-confidence.ts). The weights are a model file of their own.
+import { readFileSync } from 'node:fs'
+import type { Entity, EntityType } from './entities.ts'
+import { GAZ_CLASSES } from './features.ts'
+
+const bit = (c: (typeof GAZ_CLASSES)[number]) => 1 << GAZ_CLASSES.indexOf(c)
+const TYPE_INDEX: Record<EntityType, number> = { PER: 0, ORG: 1, LOC: 2, OBJ: 3 }
+const TRAINED: Record<EntityType, number> = { PER: bit('tPER'), ORG: bit('tORG'), LOC: bit('tLOC'), OBJ: bit('tOBJ') }
+const TRAINED_ANY = bit('tPER') | bit('tORG') | bit('tLOC') | bit('tOBJ') | bit('tMISC')
+const KNOWN: Record<EntityType, number> = {
+  PER: bit('first'),
+  ORG: bit('company') | bit('orgword') | bit('brand'),
+  LOC: bit('country') | bit('city') | bit('region'),
+  OBJ: bit('brand'),
+}
+
+/** Names of the features, in order (the model file lists them, so a mismatch is caught on load). */
+export const CONFIDENCE_FEATURES = [
+  'bias', 'PER', 'ORG', 'LOC', 'OBJ',
+  'maxMargin×PER', 'maxMargin×ORG', 'maxMargin×LOC', 'maxMargin×OBJ', 'meanMargin', 'minMargin',
+  'ruleOnly', 'someRule', 'logMentions', 'oneMention', 'voteShare',
+  'words1', 'words2', 'words3+', 'allCaps', 'hasDigit', 'hasLower', 'short',
+  'trainedSameType', 'trainedOtherType', 'knownForType', 'common', 'demonym', 'sentenceInitialOnly', 'informal',
+  'informal×PER', 'informal×ORG', 'informal×LOC', 'informal×OBJ', 'hasDigit×OBJ', 'knownForType×OBJ', 'trainedSameType×OBJ',
+] as const
+
+export interface EntityEvidence {
+  /** Per mention: the least margin of the tagger's span it came from; NaN when a rule made it. */
+  margins: number[]
+  /** How many of the entity's mentions the tagger or rules typed as the entity's final type. */
+  agreeing: number
+  /** Every mention starts its sentence. */
+  sentenceInitialOnly: boolean
+  informal: boolean
+}
+
+const squash = (m: number) => Math.log1p(Math.max(0, m))
+
+/** The feature vector of one entity (see CONFIDENCE_FEATURES). */
+export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array {
+  const x = new Float64Array(CONFIDENCE_FEATURES.length)
+  const t = TYPE_INDEX[e.type]
+  const tagged = ev.margins.filter((m) => !Number.isNaN(m))
+  const max = tagged.length ? Math.max(...tagged) : 0
+  const min = tagged.length ? Math.min(...tagged) : 0
+  const mean = tagged.length ? tagged.reduce((a, b) => a + b, 0) / tagged.length : 0
+  const words = e.name.split(/\s+/).length
+  const classes = e.classes ?? 0
+  let k = 0
+  x[k++] = 1
+  for (let j = 0; j < 4; j++) x[k++] = j === t ? 1 : 0
+  for (let j = 0; j < 4; j++) x[k++] = j === t ? squash(max) : 0
+  x[k++] = squash(mean)
+  x[k++] = squash(min)
+  x[k++] = tagged.length === 0 ? 1 : 0
+  x[k++] = tagged.length < ev.margins.length ? 1 : 0
+  x[k++] = Math.log(e.mentions.length)
+  x[k++] = e.mentions.length === 1 ? 1 : 0
+  x[k++] = ev.agreeing / Math.max(1, e.mentions.length)
+  x[k++] = words === 1 ? 1 : 0
+  x[k++] = words === 2 ? 1 : 0
+  x[k++] = words >= 3 ? 1 : 0
+  x[k++] = /\p{L}/u.test(e.name) && !/\p{Ll}/u.test(e.name) ? 1 : 0
+  x[k++] = /\p{N}/u.test(e.name) ? 1 : 0
+  x[k++] = /(?:^|\s)\p{Ll}/u.test(e.name) ? 1 : 0
+  x[k++] = e.name.replace(/[^\p{L}\p{N}]/gu, '').length <= 2 ? 1 : 0
+  x[k++] = classes & TRAINED[e.type] ? 1 : 0
+  x[k++] = classes & TRAINED_ANY & ~TRAINED[e.type] ? 1 : 0
+  x[k++] = classes & KNOWN[e.type] ? 1 : 0
+  x[k++] = classes & bit('common') ? 1 : 0
+  x[k++] = classes & bit('demonym') ? 1 : 0
+  x[k++] = ev.sentenceInitialOnly ? 1 : 0
+  x[k++] = ev.informal ? 1 : 0
+  // Objects are right far less often than names, and differently in informal text.
+  for (let j = 0; j < 4; j++) x[k++] = ev.informal && j === t ? 1 : 0
+  x[k++] = e.type === 'OBJ' && /\p{N}/u.test(e.name) ? 1 : 0
+  x[k++] = e.type === 'OBJ' && classes & KNOWN.OBJ ? 1 : 0
+  x[k++] = e.type === 'OBJ' && classes & TRAINED.OBJ ? 1 : 0
+  return x
+}
+
+export interface ConfidenceModel {
+  format: 'tea-entity-confidence-2'
+  features: string[]
+  weights: number[]
+  /** Per type, the least confidence an entity needs to be reported (chosen out of fold; at most 0.5). */
+  cut: Record<EntityType, number>
+}
+
+export function loadConfidenceModel(path: string | URL): ConfidenceModel {
+  const m = JSON.parse(readFileSync(path, 'utf8')) as ConfidenceModel
+  if (m.format !== 'tea-entity-confidence-2' || m.features.join() !== CONFIDENCE_FEATURES.join()) {
+    throw new Error(`entity confidence: model file ${String(path)} does not match this code's features`)
+  }
+  return m
+}
+
+export function confidenceOf(model: ConfidenceModel, x: Float64Array): number {
+  let z = 0
+  for (let k = 0; k < x.length; k++) z += model.weights[k] * x[k]
+  return 1 / (1 + Math.exp(-z))
+}

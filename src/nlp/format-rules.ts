@@ -1,0 +1,142 @@
+// Rules for the layout of one kind of source text (wire-service datelines, monitored-press
+// source lines), run after the tagger and the general rules of mentions.ts. Each is gated on
+// what only that layout has, so that it cannot fire on ordinary prose, and each has a test
+// of its own (test/nlp/format-rules.test.ts) that shows it firing and not firing.
+import type { Tokenized } from './tokens.ts'
+import { mentionFromTokens, type Mention } from './entities.ts'
+import { GAZ_CLASSES } from './features.ts'
+
+export interface RuleContext {
+  /** Gazetteer classes (bits of GAZ_CLASSES) of a phrase of lower-case words. */
+  gaz(words: string[]): number
+}
+
+export interface FormatRule {
+  name: string
+  /** What the layout is and what the rule makes of it. */
+  description: string
+  /** The mentions after the rule: it may drop, add or retype. */
+  apply(doc: Tokenized, mentions: Mention[], ctx: RuleContext): Mention[]
+}
+
+const TITLE_CASE = /^\p{Lu}\p{Ll}+$/u
+const ALL_CAPS_WORD = /^\p{Lu}[\p{Lu}\-]+$/u
+const ACRONYM = /^\p{Lu}{2,6}$/u
+const FBIS_CODE = /^[A-Z]{2}\d{10}$/
+const FBIS_CODE_2 = /^[A-Z]{2}\d{4}[A-Z]$/
+const GAZ_PLACE = (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf('country'))
+const GAZ_COMMON = 1 << GAZ_CLASSES.indexOf('common')
+
+/** The longest known city or country of one to three words at `from`, ending before `limit`: its end, or -1. */
+function placeEnd(doc: Tokenized, from: number, limit: number, ctx: RuleContext): number {
+  for (let p = Math.min(from + 3, limit); p > from; p--) {
+    const ws: string[] = []
+    for (let i = from; i < p; i++) ws.push(doc.tokens[i].text.toLowerCase())
+    if (ctx.gaz(ws) & GAZ_PLACE) return p
+  }
+  return -1
+}
+
+/** Index of the first token of an FBIS document code ("AU0202111694", or "94" "AS0286D"), from `k`; -1 if none. */
+function fbisCodeAt(doc: Tokenized, k: number): { drop: number } | undefined {
+  const w = doc.tokens[k].text
+  if (w.length === 12 && FBIS_CODE.test(w)) return { drop: k }
+  if (w.length === 7 && k > 0 && FBIS_CODE_2.test(w) && /^\d\d$/.test(doc.tokens[k - 1].text)) return { drop: k - 1 }
+  return undefined
+}
+
+/** Replaces the mentions in [drop, end) (and one that runs into `drop`) by a place [from, split) and a source [split, end). */
+function sourceLine(doc: Tokenized, mentions: Mention[], drop: number, from: number, split: number, end: number): Mention[] {
+  const out = mentions.filter((m) => !((m.first >= drop && m.first < end) || (m.first < drop && m.last > drop)))
+  out.push(mentionFromTokens(doc.text, doc.tokens, from, split, 'LOC'), mentionFromTokens(doc.text, doc.tokens, split, end, 'ORG'))
+  return out.sort((x, y) => x.first - y.first)
+}
+
+const fbisSourceLine: FormatRule = {
+  name: 'fbis-source-line',
+  description:
+    'Source lines of monitored press and broadcasts (FBIS): "[headline] AU0202111694 Paris AFP in English 0107 GMT 2 Feb 94" ' +
+    '(or a code such as 94AS0286D). After the document code, the longest known city or country (up to three words; else the ' +
+    'title-case words before a source in capitals) is a place and the words up to "in" and a language the source; the ' +
+    "tagger's mentions there are dropped, with any that ran from the headline into the code. Gate: the document code.",
+  apply(doc, mentions, ctx) {
+    const toks = doc.tokens
+    for (let k = 0; k + 3 < toks.length; k++) {
+      const code = fbisCodeAt(doc, k)
+      if (!code) continue
+      let end = -1
+      for (let m = k + 3; m < Math.min(toks.length - 1, k + 10) && toks[m].sent === toks[k].sent; m++) {
+        if (toks[m].text === 'in' && /^\p{Lu}\p{Ll}+/u.test(toks[m + 1].text)) { end = m; break }
+      }
+      if (end < 0) continue
+      let split = placeEnd(doc, k + 1, end - 1, ctx)
+      // A place the gazetteer does not know ("Madras THE HINDU"): the title-case words before a source in capitals.
+      if (split < 0) {
+        let p = k + 1
+        while (p < end && TITLE_CASE.test(toks[p].text)) p++
+        if (p > k + 1 && p - k - 1 <= 3 && p < end && ALL_CAPS_WORD.test(toks[p].text)) split = p
+      }
+      if (split > 0) mentions = sourceLine(doc, mentions, code.drop, k + 1, split, end)
+    }
+    return mentions
+  },
+}
+
+const placeSourceLine: FormatRule = {
+  name: 'place-source-line',
+  description:
+    'In monitored-press documents (ones with an FBIS document code), a line of a known place and one to four words in ' +
+    'capitals alone ("Tokyo MAINICHI SHIMBUN") is a place and a source. Gate: the document code, and the line alone.',
+  apply(doc, mentions, ctx) {
+    const toks = doc.tokens
+    let monitored = false
+    for (let k = 0; k < toks.length && !monitored; k++) if (fbisCodeAt(doc, k)) monitored = true
+    if (!monitored) return mentions
+    for (const sl of doc.sentences) {
+      const k = sl.first
+      if (!TITLE_CASE.test(toks[k].text) || sl.last - k > 6 || sl.last - k < 2) continue
+      if (!/\n/.test(doc.text.slice(sl.end, sl.end + 2)) && sl.end !== doc.text.length) continue
+      if (k > 0 && !/\n\s*$/.test(doc.text.slice(Math.max(0, sl.start - 3), sl.start))) continue
+      const split = placeEnd(doc, k, sl.last - 1, ctx)
+      if (split < 0) continue
+      let caps = true
+      for (let i = split; i < sl.last; i++) if (!ALL_CAPS_WORD.test(toks[i].text)) caps = false
+      if (caps) mentions = sourceLine(doc, mentions, k, k, split, sl.last)
+    }
+    return mentions
+  },
+}
+
+const agencyDateline: FormatRule = {
+  name: 'agency-dateline',
+  description:
+    'A wire dateline: "LOS ANGELES ( AP )", "BRISBANE , Australia ( AP )": at the start of a line, places (and commas) ' +
+    'then a word in capitals in brackets that ends the line or sentence; the word is the agency, an organization. Gate: ' +
+    'nothing but the places stands before the bracket on its line, and the word is no ordinary word.',
+  apply(doc, mentions, ctx) {
+    const toks = doc.tokens
+    const covered = new Uint8Array(toks.length)
+    for (const m of mentions) for (let i = m.first; i < m.last; i++) covered[i] = 1
+    const added: Mention[] = []
+    for (const m of mentions) {
+      const b = m.last
+      if (m.type !== 'LOC' || b + 2 >= toks.length || toks[b].text !== '(' || toks[b + 2].text !== ')' || covered[b + 1]) continue
+      const s = doc.sentences[toks[m.first].sent]
+      if (toks[b + 2].sent !== toks[m.first].sent || b + 3 !== s.last || !ACRONYM.test(toks[b + 1].text)) continue
+      if (ctx.gaz([toks[b + 1].text.toLowerCase()]) & GAZ_COMMON) continue
+      // The line starts with the dateline: only places and commas from its start to the bracket.
+      if (s.start > 0 && !/\n\s*$/.test(doc.text.slice(Math.max(0, s.start - 3), s.start))) continue
+      let placesOnly = true
+      for (let i = s.first; i < m.first; i++) {
+        if (toks[i].text === ',') continue
+        if (!mentions.some((o) => o.type === 'LOC' && o.first <= i && i < o.last)) placesOnly = false
+      }
+      if (!placesOnly) continue
+      added.push(mentionFromTokens(doc.text, toks, b + 1, b + 2, 'ORG'))
+    }
+    return added.length ? [...mentions, ...added].sort((x, y) => x.first - y.first) : mentions
+  },
+}
+
+/** The rules, in the order they run (not in informal text). */
+export const FORMAT_RULES: readonly FormatRule[] = [fbisSourceLine, placeSourceLine, agencyDateline]

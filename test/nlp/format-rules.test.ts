@@ -1,0 +1,66 @@
+// Each rule of the format-rule registry: fires on the layout it is for, and not on ordinary
+// prose that looks like it.
+import t from 'tap'
+import { FORMAT_RULES, type RuleContext } from '../../src/nlp/format-rules.ts'
+import { mentionFromTokens, type EntityType, type Mention } from '../../src/nlp/entities.ts'
+import { phraseHash } from '../../src/nlp/features.ts'
+import { loadTagger } from '../../src/nlp/tagger.ts'
+import { tokenize } from '../../src/nlp/tokens.ts'
+
+const tagger = loadTagger(new URL('../../models/ner.bin.gz', import.meta.url))
+const ctx: RuleContext = { gaz: (words) => tagger.gazetteer.get(phraseHash(words)) ?? 0 }
+const rule = (name: string) => {
+  const r = FORMAT_RULES.find((x) => x.name === name)
+  if (!r) throw new Error(`no rule ${name}`)
+  return r
+}
+
+/** Mentions given as "TYPE:words" for the first occurrence of the words in the text. */
+function given(text: string, names: string[]) {
+  const doc = tokenize(text)
+  const mentions: Mention[] = names.map((n) => {
+    const [type, words] = [n.slice(0, 3) as EntityType, n.slice(4)]
+    const start = text.indexOf(words)
+    const first = doc.tokens.findIndex((tk) => tk.start === start)
+    const last = doc.tokens.findIndex((tk) => tk.end === start + words.length) + 1
+    if (first < 0 || last <= first) throw new Error(`no tokens for ${n}`)
+    return mentionFromTokens(text, doc.tokens, first, last, type)
+  })
+  return { doc, mentions }
+}
+const show = (ms: Mention[]) => ms.map((m) => `${m.type}:${m.text}`)
+
+t.test('the registry names each rule once and describes it', async (t) => {
+  const names = FORMAT_RULES.map((r) => r.name)
+  t.same(new Set(names).size, names.length)
+  for (const r of FORMAT_RULES) t.ok(r.description.length > 40, r.name)
+})
+
+t.test('fbis-source-line', async (t) => {
+  const text = 'Radiation Leak Reported at Plant\nAU0202111694 Paris AFP in English 0107 GMT 2 Feb 94\nThe leak was reported by workers at the plant.'
+  const { doc, mentions } = given(text, ['ORG:Plant\nAU0202111694 Paris'])
+  t.same(show(rule('fbis-source-line').apply(doc, mentions, ctx)), ['LOC:Paris', 'ORG:AFP'], 'the place and the source replace the span that ran into the code')
+  const prose = 'The shipment left Paris in May, and the buyer in Lyon paid for it in English pounds.'
+  const p = given(prose, ['LOC:Paris', 'LOC:Lyon'])
+  t.same(show(rule('fbis-source-line').apply(p.doc, p.mentions, ctx)), ['LOC:Paris', 'LOC:Lyon'], 'no document code: nothing changes')
+})
+
+t.test('place-source-line', async (t) => {
+  const text = 'Tokyo MAINICHI SHIMBUN\nOW1203123494 Tokyo KYODO in English 1150 GMT 12 Mar 94\nThe ministry said the talks would resume.'
+  const { doc, mentions } = given(text, ['ORG:Tokyo MAINICHI'])
+  const out = show(rule('place-source-line').apply(doc, mentions, ctx))
+  t.ok(out.includes('LOC:Tokyo') && out.includes('ORG:MAINICHI SHIMBUN'), `a line of a place and a source in capitals (got ${out})`)
+  const release = 'Boston ACME CORP\nAcme Corp said on Monday it would open a second office in the city next year.'
+  const r = given(release, ['ORG:ACME CORP', 'ORG:Acme Corp'])
+  t.same(show(rule('place-source-line').apply(r.doc, r.mentions, ctx)), ['ORG:ACME CORP', 'ORG:Acme Corp'], 'outside monitored-press documents it does not fire')
+})
+
+t.test('agency-dateline', async (t) => {
+  const text = 'LOS ANGELES (AP)\nA lobbyist for the city was indicted on Monday.'
+  const { doc, mentions } = given(text, ['LOC:LOS ANGELES'])
+  t.same(show(rule('agency-dateline').apply(doc, mentions, ctx)), ['LOC:LOS ANGELES', 'ORG:AP'])
+  const two = given('BRISBANE, Australia (AP)\nThe state government said the floods had passed.', ['LOC:BRISBANE', 'LOC:Australia'])
+  t.same(show(rule('agency-dateline').apply(two.doc, two.mentions, ctx)), ['LOC:BRISBANE', 'LOC:Australia', 'ORG:AP'], 'places and a comma before the bracket')
+  const prose = given('Our team opened an office near the river in Dortmund (NRW)\nSales grew.', ['LOC:Dortmund'])
+  t.same(show(rule('agency-dateline').apply(prose.doc, prose.mentions, ctx)), ['LOC:Dortmund'], 'a code in brackets after a place in a sentence is no agency')
+})
