@@ -140,6 +140,23 @@ export interface components {
              * @default true
              */
             includeEvidence?: boolean;
+            /**
+             * @description Opt-in detail. `mentions` adds `entityDetails` (every entity's confidence, salience and
+             *     mentions with offsets) and, on each relation, the offsets of its evidence and the indexes
+             *     of its source and target in `entityDetails`. Without it the answer has exactly the shape
+             *     it has always had. Counted and cached like any call: a cached analysis answers either form.
+             */
+            include?: "mentions"[];
+            /**
+             * @description The unit of every offset in the answer (`start`, `end`, `evidenceStart`, `evidenceEnd`),
+             *     as Google Natural Language's `encodingType`: `codepoint` (Unicode code points; Python's
+             *     `text[start:end]`), `utf16` (UTF-16 code units; JavaScript's `text.slice(start, end)`,
+             *     Java, C#), `utf8` (bytes of the UTF-8 encoding; Go, Rust). Offsets are zero-based and
+             *     `end` is exclusive. Ignored without `include: [mentions]`.
+             * @default codepoint
+             * @enum {string}
+             */
+            offsetEncoding?: "codepoint" | "utf16" | "utf8";
         };
         /**
          * @description The language of the text, as a lower-case ISO 639-1 code. Only `en` (English) is
@@ -162,6 +179,12 @@ export interface components {
                 objects: string[];
             };
             relations: components["schemas"]["Relation"][];
+            /**
+             * @description Only with `options.include: [mentions]`. One object per entry of the four entity lists, in
+             *     their order: the persons, then the organizations, the locations and the objects, each list
+             *     most salient first (so it is cut by `maxEntitiesPerType` exactly as the lists are).
+             */
+            entityDetails?: components["schemas"]["EntityDetail"][];
             meta: {
                 /** @description Name and version of the analysis model. */
                 model: string;
@@ -184,6 +207,47 @@ export interface components {
             sentiment: components["schemas"]["Sentiment"];
             /** @description Calibrated probability that the relation is correct. */
             confidence: number;
+            /** @description Only with `include: [mentions]`. Where the evidence starts in the input, in `offsetEncoding` units. */
+            evidenceStart?: number;
+            /** @description Only with `include: [mentions]`. Where the evidence ends in the input (exclusive), in `offsetEncoding` units. */
+            evidenceEnd?: number;
+            /** @description Only with `include: [mentions]`. The index of the source in `entityDetails`. */
+            sourceIndex?: number;
+            /** @description Only with `include: [mentions]`. The index of the target in `entityDetails`. */
+            targetIndex?: number;
+        };
+        EntityDetail: {
+            /** @description The canonical name, as in the entity list. */
+            name: string;
+            /**
+             * @description Which list the entity is in.
+             * @enum {string}
+             */
+            type: "person" | "organization" | "location" | "object";
+            /** @description Calibrated probability that the entity (this name with this type) is right. Entities under 0.5 are not reported. */
+            confidence: number;
+            /**
+             * @description How central the entity is to the text, 0..1. The salience values of all the entities the
+             *     engine reports for the text sum to 1 (before `maxEntitiesPerType` cuts the lists). It is
+             *     the entity's share of a score that grows with its number of mentions and favours early
+             *     mentions and names over aliases (see the model card).
+             */
+            salience: number;
+            /** @description Every place the text refers to the entity, in text order. */
+            mentions: components["schemas"]["Mention"][];
+        };
+        Mention: {
+            /** @description The mention exactly as it is in the input; slicing the input at `start`..`end` gives it. */
+            text: string;
+            /** @description Zero-based offset of the first character, in `offsetEncoding` units. */
+            start: number;
+            /** @description Offset just past the last character (exclusive), in `offsetEncoding` units. */
+            end: number;
+            /**
+             * @description `name` when the mention spells the entity's name (or a variant of it); `alias` when it refers to it otherwise, such as a surname alone, an acronym or "the company".
+             * @enum {string}
+             */
+            kind: "name" | "alias";
         };
         /**
          * @description The closed set of relation types, read as "source TYPE target":
