@@ -44,13 +44,20 @@ class DerivedCacheKey implements CacheKey {
 }
 
 /**
+ * The shape of a cached analysis. Entries of another shape are never looked up: those written
+ * before the analysis kept its detail (`Analysis.detail`, the mentions) would answer only the
+ * short form.
+ */
+const CACHE_FORMAT = 'detail-1'
+
+/**
  * The model and `languageHint` change the analysis (a node with a newer model, during a rolling
  * upgrade too, neither answers with nor is answered by the older one's results); the other
  * options are applied after the cache.
  * The secret is derived when first read: a hit in the in-process level never needs it.
  */
 export function cacheKey(model: string, accountId: string, languageHint: string | undefined, text: string): CacheKey {
-  return new DerivedCacheKey(accountId, hash('sha256', `${model}\0${accountId}\0${languageHint ?? ''}\0${text}`, 'buffer'))
+  return new DerivedCacheKey(accountId, hash('sha256', `${model}\0${CACHE_FORMAT}\0${accountId}\0${languageHint ?? ''}\0${text}`, 'buffer'))
 }
 
 function encrypt(secret: Buffer, value: unknown): string {

@@ -12,23 +12,24 @@ type AnalyzeResult = operations['analyzeText']['responses']['200']['content']['a
 export type ResponseMeta = AnalyzeResult['meta']
 
 function usesDefaults(options: AnalyzeInput['options']): boolean {
-  const { max, withEvidence } = resolveOptions(options)
-  return max === DEFAULT_MAX_ENTITIES && withEvidence
+  const { max, withEvidence, mentions } = resolveOptions(options)
+  return max === DEFAULT_MAX_ENTITIES && withEvidence && !mentions
 }
 
-/** `{"entities":…,"relations":…` of the caller's view of the analysis (no closing brace). */
-function entitiesAndRelations(analysis: Analysis, options: AnalyzeInput['options']): string {
-  const { entities, relations }: Omit<AnalyzeResult, 'meta'> = applyOptions(analysis, options)
-  return `{"entities":${JSON.stringify(entities)},"relations":${JSON.stringify(relations)}`
+/** `{"entities":…,"relations":…` of the caller's view of the analysis, with `"entityDetails":…` when asked for (no closing brace). */
+function viewText(analysis: Analysis, input: AnalyzeInput): string {
+  const { entities, relations, entityDetails } = applyOptions(analysis, input.options, input.text)
+  const head = `{"entities":${JSON.stringify(entities)},"relations":${JSON.stringify(relations)}`
+  return entityDetails ? `${head},"entityDetails":${JSON.stringify(entityDetails)}` : head
 }
 
 /**
- * The response body: exactly `JSON.stringify({ entities, relations, meta })` of the caller's
- * view. `entry`, the cache entry the analysis came from, keeps the default-options part.
+ * The response body: exactly `JSON.stringify({ entities, relations, entityDetails, meta })` of
+ * the caller's view. `entry`, the cache entry the analysis came from, keeps the default-options part.
  */
-export function analyzeResponseBody(analysis: Analysis, options: AnalyzeInput['options'], meta: ResponseMeta, entry?: CachedAnalysis): string {
+export function analyzeResponseBody(analysis: Analysis, input: AnalyzeInput, meta: ResponseMeta, entry?: CachedAnalysis): string {
   let head: string
-  if (entry && usesDefaults(options)) head = entry.body ??= entitiesAndRelations(analysis, options)
-  else head = entitiesAndRelations(analysis, options)
+  if (entry && usesDefaults(input.options)) head = entry.body ??= viewText(analysis, input)
+  else head = viewText(analysis, input)
   return `${head},"meta":${JSON.stringify(meta)}}`
 }

@@ -163,3 +163,15 @@ export function mentionFromTokens(text: string, tokens: Token[], first: number, 
   const end = tokens[last - 1].end
   return { type, first, last, start, end, text: text.slice(start, end), sent: tokens[first].sent }
 }
+
+/**
+ * Whether a mention's text spells the entity's canonical name, up to what merges two spellings
+ * into one group above (case, dots, spacing, a person's honorific, an organization's leading
+ * "the"); a shorter form that joined the entity ("Cook" of "Tim Cook", "GAO") does not.
+ */
+export function spellsName(entity: Entity, text: string): boolean {
+  let ws = words(cleanName(text))
+  if (entity.type === 'PER') while (ws.length > 1 && HONORIFIC.test(ws[0])) ws = ws.slice(1)
+  if (entity.type === 'ORG' && ws.length > 1 && /^the$/i.test(ws[0])) ws = ws.slice(1)
+  return key(ws.join(' ')) === key(entity.name)
+}

@@ -5,6 +5,7 @@ import { extractEntities } from './mentions.ts'
 import { anchorsBySentence, candidatePairs, decideRelations, loadRelationModel, wordHashes, type Decision, type RelationModel } from './relations.ts'
 import type { Entity } from './entities.ts'
 import { loadSentimentModel, sentimentTowards, type Span } from './sentiment.ts'
+import { codePointSpan, entityDetail, salienceTotal } from './detail.ts'
 import { MODEL_NAME, type Analysis, type AnalyzeOptions, type ExtractedRelation } from './types.ts'
 
 export { detectLanguage } from './language.ts'
@@ -34,20 +35,20 @@ const MAX_EVIDENCE = 400
 const EVIDENCE_CONTEXT = 8 // tokens kept on each side of the pair
 
 /**
- * The sentence supporting a relation, or for an overlong sentence the stretch around the pair;
- * for a pair across two adjacent sentences, both sentences (the stretch around the first
- * mention when they are overlong together).
+ * Where the sentence supporting a relation is, or for an overlong sentence the stretch around
+ * the pair; for a pair across two adjacent sentences, both sentences (the stretch around the
+ * first mention when they are overlong together).
  */
-function evidence(doc: Tokenized, s: Sentence, first1: number, first2: number, last1: number, last2: number, s2 = s): string {
+function evidence(doc: Tokenized, s: Sentence, first1: number, first2: number, last1: number, last2: number, s2 = s): [number, number] {
   if (s2 !== s) {
     const [a, b] = s.start < s2.start ? [s, s2] : [s2, s]
-    if (b.end - a.start <= 2 * MAX_EVIDENCE) return doc.text.slice(a.start, b.end)
+    if (b.end - a.start <= 2 * MAX_EVIDENCE) return codePointSpan(doc.text, a.start, b.end)
     return evidence(doc, s, first1, first1, last1, last1)
   }
-  if (s.end - s.start <= MAX_EVIDENCE) return doc.text.slice(s.start, s.end)
+  if (s.end - s.start <= MAX_EVIDENCE) return codePointSpan(doc.text, s.start, s.end)
   const a = Math.max(s.first, Math.min(first1, first2) - EVIDENCE_CONTEXT)
   const b = Math.min(s.last, Math.max(last1, last2) + EVIDENCE_CONTEXT)
-  return doc.text.slice(doc.tokens[a].start, doc.tokens[b - 1].end)
+  return codePointSpan(doc.text, doc.tokens[a].start, doc.tokens[b - 1].end)
 }
 
 /**
@@ -67,7 +68,12 @@ export function analyze(text: string, options: AnalyzeOptions): Analysis {
   const doc = tokenize(text)
   const entities = extractEntities(doc)
   const lists: Analysis['entities'] = { persons: [], organizations: [], locations: [], objects: [] }
-  for (const e of entities) lists[LIST[e.type]].push(e.name)
+  const detail: NonNullable<Analysis['detail']> = { persons: [], organizations: [], locations: [], objects: [] }
+  const total = salienceTotal(entities)
+  for (const e of entities) {
+    lists[LIST[e.type]].push(e.name)
+    detail[LIST[e.type]].push(entityDetail(text, e, total))
+  }
 
   const relations: ExtractedRelation[] = []
   // Hashed once for the relation features and the sentiment of every relation.
@@ -76,15 +82,18 @@ export function analyze(text: string, options: AnalyzeOptions): Analysis {
   for (const d of decisions) {
     const { source, target, sent, sent2 } = d.candidate
     const s = doc.sentences[sent]
+    const [evidenceStart, evidenceEnd] = evidence(doc, s, source.first, target.first, source.last, target.last, doc.sentences[sent2])
     relations.push({
       source: source.entity.name,
       target: target.entity.name,
       type: d.type,
-      evidence: evidence(doc, s, source.first, target.first, source.last, target.last, doc.sentences[sent2]),
+      evidence: text.slice(evidenceStart, evidenceEnd),
       // Read in the source's sentence; across two sentences, towards the source alone there.
       sentiment: targetSentiment(doc, sent === sent2 ? [source, target] : [source], sent, words),
       confidence: +d.confidence.toFixed(4),
+      evidenceStart,
+      evidenceEnd,
     })
   }
-  return { entities: lists, relations, language: options.language, model: MODEL_NAME }
+  return { entities: lists, relations, language: options.language, model: MODEL_NAME, detail }
 }

@@ -36,6 +36,27 @@ export interface ExtractedRelation {
   sentiment: Sentiment
   /** Calibrated probability that the relation is correct, 0..1. */
   confidence: number
+  /** Where `evidence` is in the input: UTF-16 offsets, end exclusive (absent in results of older engines). */
+  evidenceStart?: number
+  evidenceEnd?: number
+}
+
+/** One place the input refers to an entity: UTF-16 offsets on code point boundaries, end exclusive. */
+export interface MentionSpan {
+  start: number
+  end: number
+  /** `name` when the mention spells the canonical name (or a variant of it), else `alias` (a surname alone, a short form). */
+  kind: 'name' | 'alias'
+}
+
+/** What the engine knows of one entity besides its name. */
+export interface EntityDetail {
+  /** Calibrated probability that the entity (name and type) is right, 0..1. */
+  confidence: number
+  /** The entity's share of the salience of all the entities reported for the text (they sum to 1). */
+  salience: number
+  /** In text order. */
+  mentions: MentionSpan[]
 }
 
 export interface Analysis {
@@ -51,6 +72,11 @@ export interface Analysis {
   language: string
   /** Model name and version, e.g. "tea-extract-2.0.0". */
   model: string
+  /**
+   * Each entity list's entities described, index for index (`detail.persons[i]` is
+   * `entities.persons[i]`). Absent in results of older engines.
+   */
+  detail?: Record<keyof Analysis['entities'], EntityDetail[]>
 }
 
 export interface AnalyzeOptions {

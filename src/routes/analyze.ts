@@ -50,7 +50,7 @@ export function analyzeText(app: FastifyInstance) {
       const meta = { model: analysis.model, language: analysis.language, processingMs: Math.round((performance.now() - started) * 100) / 100, cached }
       // JSON text of the AnalyzeResult schema; Fastify sends a string as it is.
       reply.type('application/json; charset=utf-8')
-      return analyzeResponseBody(analysis, body.options, meta, entry)
+      return analyzeResponseBody(analysis, body, meta, entry)
     } finally {
       reply.raw.off('close', onClose)
     }

@@ -46,6 +46,13 @@ function field(path: string): string {
   return path.replace(/^\//, '').replaceAll('/', '.') || 'body'
 }
 
+/** The value at a JSON pointer of the body (AJV's `instancePath`). */
+function valueAt(body: unknown, pointer: string): unknown {
+  let v = body
+  for (const part of pointer.split('/').slice(1)) v = (v as Record<string, unknown> | undefined)?.[part.replaceAll('~1', '/').replaceAll('~0', '~')]
+  return v
+}
+
 /** One AJV error → one 400 a person can act on, with a stable code per rule. */
 export function validationError(err: ErrorObject, body: unknown): BadRequestError {
   const at = err.instancePath
@@ -68,6 +75,10 @@ export function validationError(err: ErrorObject, body: unknown): BadRequestErro
   }
   if (at === '/options/languageHint') return invalidLanguageHint((body as { options: { languageHint: unknown } }).options.languageHint)
   if (err.keyword === 'type') return new BadRequestError('INVALID_FIELD_TYPE', `"${name}" must be of type ${err.params.type}`)
+  if (err.keyword === 'enum') {
+    const allowed = (err.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')
+    return new BadRequestError('VALIDATION_ERROR', `"${name}" must be one of ${allowed}; got ${JSON.stringify(valueAt(body, at))?.slice(0, 100)}`)
+  }
   return new BadRequestError('VALIDATION_ERROR', `"${name}" ${err.message}`)
 }
 
