@@ -1,5 +1,5 @@
 // The account dashboard under /dashboard: sign-up, login, tokens, plan and billing,
-// usage chart. Server-rendered HTML, no build step. Encapsulated (not fastify-plugin): its form
+// usage chart, and the playground (an analysis drawn on its text). Server-rendered HTML, no build step. Encapsulated (not fastify-plugin): its form
 // parsing, cookies and HTML error pages do not leak into the JSON API.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import formbody from '@fastify/formbody'
@@ -26,6 +26,7 @@ import { lookup, sendPage } from './routes/common.ts'
 import { authRoutes } from './routes/auth.ts'
 import { tokenRoutes } from './routes/tokens.ts'
 import { accountRoutes } from './routes/account.ts'
+import { playgroundRoutes } from './routes/playground.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -96,6 +97,7 @@ export default async function dashboard(app: FastifyInstance, opts: DashboardOpt
   await authRoutes(app, { sessions, throttle, signups })
   await tokenRoutes(app)
   await accountRoutes(app)
+  await playgroundRoutes(app)
 
   app.setNotFoundHandler((_request, reply) => sendPage(reply, 404, notFoundPage()))
 

@@ -1,8 +1,8 @@
-// The page frame: head, navigation ("Overview", "Tokens", "Plan"), the "Log out" button, and
+// The page frame: head, navigation ("Overview", "Tokens", "Plan", "Playground"), the "Log out" button, and
 // the notice/error banners. Every page goes through `page()`.
 import { html, type Html } from './html.ts'
 
-export type Section = 'overview' | 'tokens' | 'plan' | 'none'
+export type Section = 'overview' | 'tokens' | 'plan' | 'playground' | 'none'
 
 export interface PageUser {
   email: string
@@ -22,6 +22,7 @@ const NAV: { section: Section; href: string; label: string }[] = [
   { section: 'overview', href: '/dashboard', label: 'Overview' },
   { section: 'tokens', href: '/dashboard/tokens', label: 'Tokens' },
   { section: 'plan', href: '/dashboard/plan', label: 'Plan' },
+  { section: 'playground', href: '/dashboard/playground', label: 'Playground' },
 ]
 
 export function csrfField(token: string): Html {
