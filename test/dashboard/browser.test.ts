@@ -190,7 +190,7 @@ if (!existsSync(CHROMIUM)) {
           }),
         )
       }
-      const want = ['a Skip to content', 'a Text Entity Analysis', 'a Overview', 'a Tokens', 'a Plan', 'button Log out', 'field Token name', 'button Create token', 'button Revoke']
+      const want = ['a Skip to content', 'a Text Entity Analysis', 'a Overview', 'a Tokens', 'a Plan', 'a Playground', 'button Log out', 'field Token name', 'button Create token', 'button Revoke']
       t.same(seen.slice(0, want.length), want, seen.join(' | '))
       // Skip link works: Enter on it moves focus past the navigation.
       await page.goto(base + '/dashboard/tokens')
