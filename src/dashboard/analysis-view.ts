@@ -177,6 +177,6 @@ export function relationTable(result: AnalysisView, evidenceOf: (Evidence | unde
     const ev = evidenceOf[i]
     const quote = r.evidence ?? ''
     return html`<tr class="relation"${ev ? html` data-evidence="${ev.id}"` : ''}><td data-label="Source">${r.source}</td><td data-label="Relation">${relationLabel(r.type)}</td><td data-label="Target">${r.target}</td><td class="num" data-label="Confidence">${fixed(r.confidence, 2)}</td><td data-label="Sentiment">${r.sentiment}</td>
-<td data-label="Evidence">${ev ? html`<a class="evidence-link" href="#${ev.id}" aria-label="Evidence for ${r.source} ${relationLabel(r.type)} ${r.target}: ${quote}, show in the text">${quote || 'show in the text'}</a>` : quote}</td></tr>`
+<td data-label="Evidence">${ev ? html`<a class="evidence-link" href="#${ev.id}" aria-label="Evidence for ${r.source} ${relationLabel(r.type)} ${r.target}: ${quote}">${quote || 'show in the text'}</a>` : quote}</td></tr>`
   })}</tbody></table></div>`
 }
