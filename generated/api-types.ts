@@ -24,6 +24,10 @@ export interface paths {
          *       document's tone; `confidence` is a calibrated probability that the relation is correct.
          *     - Only English (`en`) is analysed. Other languages, detected or hinted, get 400
          *       `UNSUPPORTED_LANGUAGE` and are not counted.
+         *     - With `options.include: [mentions]` the answer also has `entityDetails` (each entity's
+         *       confidence, salience and mentions with their offsets) and each relation the offsets of its
+         *       evidence and the indexes of its entities there; offsets are in `options.offsetEncoding`
+         *       units (code points by default). Without it the answer is exactly the short form.
          *     - A successful call counts toward the daily quota, also when served from the cache.
          */
         post: operations["analyzeText"];
@@ -207,9 +211,9 @@ export interface components {
             sentiment: components["schemas"]["Sentiment"];
             /** @description Calibrated probability that the relation is correct. */
             confidence: number;
-            /** @description Only with `include: [mentions]`. Where the evidence starts in the input, in `offsetEncoding` units. */
+            /** @description Only with `include: [mentions]`, also when `includeEvidence` is false. Where the evidence starts in the input, in `offsetEncoding` units. */
             evidenceStart?: number;
-            /** @description Only with `include: [mentions]`. Where the evidence ends in the input (exclusive), in `offsetEncoding` units. */
+            /** @description Only with `include: [mentions]`, also when `includeEvidence` is false. Where the evidence ends in the input (exclusive), in `offsetEncoding` units. */
             evidenceEnd?: number;
             /** @description Only with `include: [mentions]`. The index of the source in `entityDetails`. */
             sourceIndex?: number;
@@ -224,13 +228,15 @@ export interface components {
              * @enum {string}
              */
             type: "person" | "organization" | "location" | "object";
-            /** @description Calibrated probability that the entity (this name with this type) is right. Entities under 0.5 are not reported. */
+            /** @description Calibrated probability that the entity (this name with this type) is right. Entities under their type's cut (at most 0.5) are not reported. */
             confidence: number;
             /**
-             * @description How central the entity is to the text, 0..1. The salience values of all the entities the
-             *     engine reports for the text sum to 1 (before `maxEntitiesPerType` cuts the lists). It is
-             *     the entity's share of a score that grows with its number of mentions and favours early
-             *     mentions and names over aliases (see the model card).
+             * @description How central the entity is to the text, 0..1: its share of the sum, over all the entities the
+             *     engine reports for the text (before `maxEntitiesPerType` cuts the lists), of a score that
+             *     is the entity's number of mentions, plus up to 0.5 for an early first mention (0.5 at the
+             *     start of the text, 0 at its end), plus 0.1 a word of its name (up to three words). Rounded
+             *     to four decimals, so the values of one text sum to 1 up to rounding. The lists are in
+             *     this order, most salient first.
              */
             salience: number;
             /** @description Every place the text refers to the entity, in text order. */
@@ -244,7 +250,7 @@ export interface components {
             /** @description Offset just past the last character (exclusive), in `offsetEncoding` units. */
             end: number;
             /**
-             * @description `name` when the mention spells the entity's name (or a variant of it); `alias` when it refers to it otherwise, such as a surname alone, an acronym or "the company".
+             * @description `name` when the mention spells the entity's name (or a variant of it: other case, dots or spacing, a title before a person's name, "the" before an organization's); `alias` when it refers to it by another form, such as a surname alone, a short form or an acronym. The engine does not resolve descriptions such as "the company" to an entity.
              * @enum {string}
              */
             kind: "name" | "alias";
@@ -411,7 +417,8 @@ export interface components {
          *     30,000 Unicode code points), `INVALID_TEXT` (a lone UTF-16 surrogate, or no letter or digit
          *     at all), `INVALID_MAX_ENTITIES` (not an integer from 1 to 100), `INVALID_LANGUAGE_HINT`
          *     (not a lower-case ISO 639-1 code), `UNSUPPORTED_LANGUAGE` (a language other than English,
-         *     detected or hinted), `VALIDATION_ERROR` (any other rule of the request schema),
+         *     detected or hinted), `VALIDATION_ERROR` (any other rule of the request schema, such as an
+         *     `include` or `offsetEncoding` value that is not one of the listed ones),
          *     `BAD_REQUEST` (a malformed HTTP request).
          */
         AnalyzeBadRequest: {
@@ -669,15 +676,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "text": "Tim Cook is the chief executive of Apple, which is based in Cupertino, California. Apple acquired Beats Electronics in 2014 for about three billion dollars. Cook praised the iPhone 15 at the launch event, and analysts said the phone sold well in Europe and in China.",
-                 *       "options": {
-                 *         "maxEntitiesPerType": 10,
-                 *         "includeEvidence": true
-                 *       }
-                 *     }
-                 */
                 "application/json": components["schemas"]["AnalyzeRequest"];
             };
         };
@@ -692,52 +690,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "entities": {
-                     *         "persons": [
-                     *           "Tim Cook"
-                     *         ],
-                     *         "organizations": [
-                     *           "Apple",
-                     *           "Beats Electronics"
-                     *         ],
-                     *         "locations": [
-                     *           "Cupertino",
-                     *           "California",
-                     *           "Europe",
-                     *           "China"
-                     *         ],
-                     *         "objects": [
-                     *           "iPhone 15"
-                     *         ]
-                     *       },
-                     *       "relations": [
-                     *         {
-                     *           "source": "Tim Cook",
-                     *           "target": "Apple",
-                     *           "type": "works_for",
-                     *           "evidence": "Tim Cook is the chief executive of Apple, which is based in Cupertino, California.",
-                     *           "sentiment": "neutral",
-                     *           "confidence": 0.91
-                     *         },
-                     *         {
-                     *           "source": "Apple",
-                     *           "target": "Beats Electronics",
-                     *           "type": "acquired",
-                     *           "evidence": "Apple acquired Beats Electronics in 2014 for about three billion dollars.",
-                     *           "sentiment": "neutral",
-                     *           "confidence": 0.84
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "model": "tea-extract-1.8.0",
-                     *         "language": "en",
-                     *         "processingMs": 3.2,
-                     *         "cached": false
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["AnalyzeResult"];
                 };
             };

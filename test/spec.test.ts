@@ -44,3 +44,28 @@ t.test('limits in the schema match the spec', async (t) => {
   for (const lang of SUPPORTED_LANGUAGES) t.match(schemas.LanguageCode.description, `\`${lang}\``)
   t.same(schemas.Sentiment.enum, ['positive', 'negative', 'neutral'])
 })
+
+t.test('the examples of POST /v1/analyze are valid, in both forms, and their offsets are right', async (t) => {
+  const { validateAnalyzeRequest } = await import('../generated/validators.js')
+  const { checkContract } = await import('./helpers/contract.ts')
+  const op = (spec as any).paths['/v1/analyze'].post
+  const requests = op.requestBody.content['application/json'].examples
+  const responses = op.responses['200'].content['application/json'].examples
+  t.same(Object.keys(requests), ['short', 'withMentions'])
+  t.same(Object.keys(responses), ['short', 'withMentions'])
+  for (const [name, { value }] of Object.entries(requests) as [string, { value: unknown }][]) t.ok(validateAnalyzeRequest(value), `request example ${name}`)
+  const headers = { 'content-type': 'application/json', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '1795392000', 'x-request-id': 'req-1' }
+  for (const [name, { value }] of Object.entries(responses) as [string, { value: unknown }][]) {
+    t.same(checkContract({ method: 'POST', route: '/v1/analyze', url: '/v1/analyze', status: 200, headers, body: JSON.stringify(value) }), [], `response example ${name}`)
+  }
+  const { short, withMentions } = responses
+  t.same(withMentions.value.entities, short.value.entities, 'the two forms describe one analysis')
+  const text: string = requests.withMentions.value.text
+  t.equal(requests.withMentions.value.options.offsetEncoding, 'utf16')
+  for (const e of withMentions.value.entityDetails) for (const m of e.mentions) t.equal(text.slice(m.start, m.end), m.text, `${e.name}: ${m.text}`)
+  for (const r of withMentions.value.relations) {
+    t.equal(text.slice(r.evidenceStart, r.evidenceEnd), r.evidence)
+    t.equal(withMentions.value.entityDetails[r.sourceIndex].name, r.source)
+    t.equal(withMentions.value.entityDetails[r.targetIndex].name, r.target)
+  }
+})

@@ -41,3 +41,28 @@ t.test('the API over real HTTP', async (t) => {
   const metrics = await (await fetch(`${base}/metrics`)).text()
   t.match(metrics, /http_requests_total\{route="\/v1\/analyze",method="POST",status="200"\} 1/)
 })
+
+t.test('mentions over real HTTP: UTF-16 offsets that JavaScript\'s text.slice confirms', async (t) => {
+  const h = await buildTestApp(t)
+  const base = await h.app.listen({ port: 0, host: '127.0.0.1' })
+  const { token } = await h.account('free')
+  // Astral emoji (one with a skin tone, one ZWJ sequence) before the entities, a combining mark and CRLF among them.
+  const text = '👋🏽👨‍👩‍👧 ' + englishText(8).replace('Analysts', 'Analysts at Société\u0301 Générale') + '\r\nCook said Apple would grow in Berlin.'
+  const res = await fetch(`${base}/v1/analyze`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ text, options: { include: ['mentions'], offsetEncoding: 'utf16' } }),
+  })
+  t.equal(res.status, 200)
+  const body = await res.json()
+  let mentions = 0
+  for (const e of body.entityDetails) {
+    for (const m of e.mentions) {
+      mentions++
+      t.equal(text.slice(m.start, m.end), m.text, `${e.name}: "${m.text}" at ${m.start}..${m.end}`)
+    }
+  }
+  t.ok(mentions >= 5, `${mentions} mentions`)
+  t.ok(body.relations.length > 0)
+  for (const r of body.relations) t.equal(text.slice(r.evidenceStart, r.evidenceEnd), r.evidence, 'evidence')
+})

@@ -12,6 +12,7 @@ import { createPoolAnalyzer, TSX_WORKER, type PoolAnalyzer } from '../../src/ana
 import { bundleEntry } from '../../src/bundle.mjs'
 import type { WorkerResult, WorkerTask } from '../../src/analysis/worker.ts'
 import { createInlineAnalyzer } from '../../src/analysis/analyzer.ts'
+import { applyOptions } from '../../src/analysis/service.ts'
 import { cancelTask, newTaskState } from '../../src/analysis/task-state.ts'
 
 const SCRIPTED = new URL('../fixtures/workers/scripted-worker.mjs', import.meta.url).href
@@ -184,7 +185,7 @@ t.test('the real worker: the model loads in each worker, results equal the inlin
   t.equal(analyzer.ready(), true, 'ready once every worker has loaded its model')
   t.equal(analyzer.pool.threads.length, 2)
   t.match(analyzer.pool.options.filename, /\/node_modules\/\.cache\/tea-bundles\/worker-[0-9a-f]{16}\.mjs$/, 'the workers run the bundle')
-  const { analyze, h, used } = await setup(t, analyzer)
+  const { analyze, h, used, headers } = await setup(t, analyzer)
   const inline = await createInlineAnalyzer()
   let long = ''
   for (let i = 0; long.length < 29_000; i++) long += englishText(i) + ' '
@@ -192,7 +193,7 @@ t.test('the real worker: the model loads in each worker, results equal the inlin
   const results = await Promise.all(texts.map((text) => analyze(text)))
   for (const [i, r] of results.entries()) {
     t.equal(r.statusCode, 200)
-    const expected = await inline.analyze(texts[i], { language: 'en' })
+    const expected = applyOptions(await inline.analyze(texts[i], { language: 'en' }), undefined)
     t.same(r.json().entities, expected.entities, `entities of the ${texts[i].length}-character text`)
     t.same(r.json().relations, expected.relations, `relations of the ${texts[i].length}-character text`)
   }
@@ -200,6 +201,12 @@ t.test('the real worker: the model loads in each worker, results equal the inlin
   const metrics = (await h.app.inject({ url: '/metrics' })).body
   t.match(metrics, /analysis_duration_seconds_count 2\b/, 'analysis time observed for both')
   t.equal((await h.app.inject({ url: '/readyz' })).json().checks.model, 'ok')
+  // The detail (mentions, evidence offsets) crossed the worker boundary and was cached with the rest.
+  const options = { include: ['mentions' as const], offsetEncoding: 'utf16' as const }
+  const detailed = (await h.app.inject({ method: 'POST', url: '/v1/analyze', headers, payload: { text: texts[0], options } })).json()
+  t.equal(detailed.meta.cached, true)
+  const { meta: _meta, ...view } = detailed
+  t.same(view, applyOptions(await inline.analyze(texts[0], { language: 'en' }), options, texts[0]), 'mentions from a worker equal the inline ones')
 })
 
 t.test('the worker bundle: one file per version of the sources, rebuilt the same', async (t) => {
