@@ -1,7 +1,10 @@
-// Offsets of the analysis answer (in the unit the request asked for) to indexes into a
+// Offsets of the analysis answer (in the unit the request asked for) back to indexes into a
 // JavaScript string (UTF-16 code units), so the playground slices the text exactly where the
-// API says a mention is, whatever characters come before it.
-export type OffsetEncoding = 'codepoint' | 'utf16' | 'utf8'
+// answer says a mention is, whatever characters come before it. The reader's side of
+// src/analysis/offsets.ts, written as a client would: it trusts nothing about the offsets.
+import type { OffsetEncoding } from '../analysis/offsets.ts'
+
+export type { OffsetEncoding }
 
 /**
  * A function from an offset in `encoding` to the UTF-16 index of the same place in `text`;
