@@ -69,6 +69,8 @@ export async function playgroundRoutes(app: FastifyInstance) {
       : html`<p class="hint" data-testid="quota-line">Each analysis counts as one request of your daily quota, like a call to <code>POST /v1/analyze</code> (a repeated text too): ${state}</p>`
   }
 
+  // The line break after <textarea> is dropped by the HTML parser: written always, so a text
+  // that starts with a line break keeps it.
   function playgroundPage(session: SessionView, o: { text?: string; caller: Caller; error?: string; result?: Result }) {
     return page({
       title: 'Playground',
@@ -81,7 +83,8 @@ ${quotaLine(o.caller, o.result !== undefined)}
 <form method="post" action="/dashboard/playground" class="card playground-form">
 ${csrfField(session.csrfToken)}
 <label for="text">Text</label>
-<textarea id="text" name="text" rows="9" required aria-describedby="text-hint">${o.text ?? ''}</textarea>
+<textarea id="text" name="text" rows="9" required aria-describedby="text-hint">
+${o.text ?? ''}</textarea>
 <p class="hint" id="text-hint">200 to 30,000 characters. Or start from an example: ${EXAMPLES.map(
         (e, i) => html`${i > 0 ? ', ' : ''}<a href="/dashboard/playground?example=${e.key}">${e.label}</a>`,
       )} (loading one costs nothing).</p>
