@@ -250,7 +250,7 @@ export interface components {
             /** @description Offset just past the last character (exclusive), in `offsetEncoding` units. */
             end: number;
             /**
-             * @description `name` when the mention spells the entity's name (or a variant of it: other case, dots or spacing, a title before a person's name, "the" before an organization's); `alias` when it refers to it by another form, such as a surname alone, a short form or an acronym. The engine does not resolve descriptions such as "the company" to an entity.
+             * @description `name` when the mention spells the entity's name (or a variant of it: other case, dots or spacing, a title before a person's name, "the" before an organization's); `alias` when it refers to it by a shorter form, such as a surname alone ("Cook" for "Tim Cook") or part of an organization's name ("Apple" for "Apple Inc."). The engine does not resolve descriptions such as "the company" to an entity.
              * @enum {string}
              */
             kind: "name" | "alias";
