@@ -239,7 +239,7 @@ export interface components {
              *     this order, most salient first.
              */
             salience: number;
-            /** @description Every place the text refers to the entity, in text order. */
+            /** @description Every place the text names the entity, by its name or a shorter form, in text order. Pronouns and descriptions ("he", "the company") are not reported. */
             mentions: components["schemas"]["Mention"][];
         };
         Mention: {
