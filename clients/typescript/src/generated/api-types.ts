@@ -234,9 +234,9 @@ export interface components {
              * @description How central the entity is to the text, 0..1: its share of the sum, over all the entities the
              *     engine reports for the text (before `maxEntitiesPerType` cuts the lists), of a score that
              *     is the entity's number of mentions, plus up to 0.5 for an early first mention (0.5 at the
-             *     start of the text, 0 at its end), plus 0.1 a word of its name (up to three words). Rounded
-             *     to four decimals, so the values of one text sum to 1 up to rounding. The lists are in
-             *     this order, most salient first.
+             *     start of the text, 0 at its end), plus 0.1 for each word of its name, up to three. Rounded
+             *     to four decimals, so the values of one text sum to 1 up to rounding. Each entity list
+             *     is in this order, most salient first.
              */
             salience: number;
             /** @description Every place the text names the entity, by its name or a shorter form, in text order. Pronouns and descriptions ("he", "the company") are not reported. */
