@@ -167,7 +167,8 @@ export function mentionFromTokens(text: string, tokens: Token[], first: number, 
 /**
  * Whether a mention's text spells the entity's canonical name, up to what merges two spellings
  * into one group above (case, dots, spacing, a person's honorific, an organization's leading
- * "the"); a shorter form that joined the entity ("Cook" of "Tim Cook", "GAO") does not.
+ * "the"); a shorter form that joined the entity ("Cook" of "Tim Cook", "Apple" of "Apple Inc.")
+ * does not.
  */
 export function spellsName(entity: Entity, text: string): boolean {
   let ws = words(cleanName(text))

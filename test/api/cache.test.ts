@@ -110,4 +110,8 @@ t.test('a cache hit answers the same body as the analysis it came from, for ever
   const again = (await send()).json()
   t.same(again.relations, fresh.relations, 'and a default request after it is not affected by them')
   t.equal((await send({ maxEntitiesPerType: 50, includeEvidence: true })).json().relations.length, fresh.relations.length, 'explicit defaults equal the defaults')
+  const detailed = (await send({ include: ['mentions'] })).json()
+  t.same(Object.keys(detailed), ['entities', 'relations', 'entityDetails', 'meta'], 'the kept default text is not the detailed answer')
+  t.same(detailed.entities, fresh.entities)
+  t.same((await send()).json().relations, fresh.relations, 'nor does the detailed answer change the default one')
 })

@@ -5,6 +5,7 @@ import t, { type Test } from 'tap'
 import fc from 'fast-check'
 import { buildTestApp, englishText, manualClock } from '../helpers/app.ts'
 import { checkContract } from '../helpers/contract.ts'
+import { ENCODINGS, sliceIn } from '../helpers/unicode.ts'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 
 const seed = Number(process.env.FUZZ_SEED ?? 20261122)
@@ -75,18 +76,24 @@ const hostileText = textOf(
 t.test('random Unicode texts: a 200 (counted) or a documented 400 (not), never a 5xx', async (t) => {
   const { send, token } = await fuzzApp(t)
   await fc.assert(
-    fc.asyncProperty(hostileText, fc.option(fc.constantFrom('en', 'de', 'xx', 'zz'), { nil: undefined }), async (text, languageHint) => {
+    fc.asyncProperty(hostileText, fc.option(fc.constantFrom('en', 'de', 'xx', 'zz'), { nil: undefined }), fc.option(fc.constantFrom(...ENCODINGS), { nil: undefined }), async (text, languageHint, offsetEncoding) => {
+      // With an encoding, the mentions are asked for too.
+      const options = { ...(languageHint ? { languageHint } : {}), ...(offsetEncoding ? { include: ['mentions'], offsetEncoding } : {}) }
       const res = await send({
         method: 'POST',
         url: '/v1/analyze',
         headers: { authorization: `Bearer ${token}` },
-        payload: { text, ...(languageHint ? { options: { languageHint } } : {}) },
+        payload: { text, ...(Object.keys(options).length ? { options } : {}) },
       })
       const n = [...text].length
       if (n < 200 || n > 30_000) {
         if (res.statusCode !== 400) throw new Error(`${n} code points answered ${res.statusCode}`)
       } else if (res.statusCode !== 200 && res.statusCode !== 400) {
         throw new Error(`unexpected ${res.statusCode}`)
+      } else if (res.statusCode === 200 && offsetEncoding) {
+        for (const e of res.json().entityDetails) {
+          for (const m of e.mentions) if (sliceIn(text, offsetEncoding, m.start, m.end) !== m.text) throw new Error(`${offsetEncoding} offsets of ${JSON.stringify(m)}`)
+        }
       }
     }),
     { numRuns: 60, seed },
@@ -102,7 +109,7 @@ t.test('random JSON bodies and content types', async (t) => {
     fc.record(
       {
         text: fc.oneof(fc.jsonValue(), fc.constant(englishText(1)), textOf(fc.integer({ min: 0, max: 400 }))),
-        options: fc.oneof(fc.jsonValue(), fc.record({ languageHint: option, maxEntitiesPerType: option, includeEvidence: option }, { requiredKeys: [] })),
+        options: fc.oneof(fc.jsonValue(), fc.record({ languageHint: option, maxEntitiesPerType: option, includeEvidence: option, include: fc.oneof(option, fc.constant(['mentions'])), offsetEncoding: fc.oneof(option, fc.constantFrom(...ENCODINGS)) }, { requiredKeys: [] })),
         extra: fc.jsonValue(),
       },
       { requiredKeys: [] },

@@ -234,12 +234,12 @@ export interface components {
              * @description How central the entity is to the text, 0..1: its share of the sum, over all the entities the
              *     engine reports for the text (before `maxEntitiesPerType` cuts the lists), of a score that
              *     is the entity's number of mentions, plus up to 0.5 for an early first mention (0.5 at the
-             *     start of the text, 0 at its end), plus 0.1 a word of its name (up to three words). Rounded
-             *     to four decimals, so the values of one text sum to 1 up to rounding. The lists are in
-             *     this order, most salient first.
+             *     start of the text, 0 at its end), plus 0.1 for each word of its name, up to three. Rounded
+             *     to four decimals, so the values of one text sum to 1 up to rounding. Each entity list
+             *     is in this order, most salient first.
              */
             salience: number;
-            /** @description Every place the text refers to the entity, in text order. */
+            /** @description Every place the text names the entity, by its name or a shorter form, in text order. Pronouns and descriptions ("he", "the company") are not reported. */
             mentions: components["schemas"]["Mention"][];
         };
         Mention: {
@@ -250,7 +250,7 @@ export interface components {
             /** @description Offset just past the last character (exclusive), in `offsetEncoding` units. */
             end: number;
             /**
-             * @description `name` when the mention spells the entity's name (or a variant of it: other case, dots or spacing, a title before a person's name, "the" before an organization's); `alias` when it refers to it by another form, such as a surname alone, a short form or an acronym. The engine does not resolve descriptions such as "the company" to an entity.
+             * @description `name` when the mention spells the entity's name (or a variant of it: other case, dots or spacing, a title before a person's name, "the" before an organization's); `alias` when it refers to it by a shorter form, such as a surname alone ("Cook" for "Tim Cook") or part of an organization's name ("Apple" for "Apple Inc."). The engine does not resolve descriptions such as "the company" to an entity.
              * @enum {string}
              */
             kind: "name" | "alias";
