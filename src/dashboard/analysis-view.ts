@@ -143,7 +143,7 @@ export function legend(): Html {
   const styles: Record<EntityType, string> = { person: 'solid underline', organization: 'double underline', location: 'dotted underline', object: 'dashed underline' }
   return html`<ul class="legend" aria-label="Entity types">${(Object.keys(TYPE_TAG) as EntityType[]).map(
     (t) => html`<li><mark class="m t-${t}" data-tag="${TYPE_TAG[t]}">${t}</mark> <span class="hint">${styles[t]}</span></li>`,
-  )}<li><mark class="m t-person alias" data-tag="PER">alias</mark> <span class="hint">no fill: a surname, an acronym or “the company”</span></li></ul>`
+  )}<li><mark class="m t-person alias" data-tag="PER">alias</mark> <span class="hint">no fill: a shorter form of a name, such as a surname alone</span></li></ul>`
 }
 
 function fixed(n: number, digits: number): string {

@@ -256,11 +256,11 @@ t.test('entity table: name, type, confidence, salience, mention count', async (t
 })
 
 t.test('alias mentions say which entity they refer to', async (t) => {
-  const text = 'Apple reported results. The company said sales grew in every region over the last quarter.'
-  const result = answer(text, [{ name: 'Apple', type: 'organization', spans: [[0, 5]] }], 'utf16')
-  result.entityDetails![0].mentions.push({ text: 'The company', start: 24, end: 35, kind: 'alias' })
+  const text = 'Tim Cook reported results. Cook said sales grew in every region over the last quarter.'
+  const result = answer(text, [{ name: 'Tim Cook', type: 'person', spans: [[0, 8]] }], 'utf16')
+  result.entityDetails![0].mentions.push({ text: 'Cook', start: 27, end: 31, kind: 'alias' })
   const m = annotateText(text, result, 'utf16').markup.value
-  t.match(m, /<mark class="m t-organization alias" data-entity="0" data-tag="ORG" title="Apple \(organization, alias\)">The company<span class="visually-hidden"> \(organization, refers to Apple\)<\/span><\/mark>/)
+  t.match(m, /<mark class="m t-person alias" data-entity="0" data-tag="PER" title="Tim Cook \(person, alias\)">Cook<span class="visually-hidden"> \(person, refers to Tim Cook\)<\/span><\/mark>/)
 })
 
 t.test('graph: a node per entity (shape by type), a labelled arrow per relation', async (t) => {
