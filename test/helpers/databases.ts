@@ -22,6 +22,18 @@ function migrationsKey(): string {
   return hash.digest('hex').slice(0, 16)
 }
 
+/** Node's Blob reads itself in small chunks (a tenth of a second for a dump): hand over the bytes at once. */
+class Image extends Blob {
+  readonly #content: Uint8Array
+  constructor(content: Uint8Array) {
+    super([])
+    this.#content = content
+  }
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#content.slice().buffer as ArrayBuffer
+  }
+}
+
 let pgliteImage: Promise<Blob> | undefined
 
 /** A dump of a migrated PGlite cluster, for `openDatabase({ dataDir: 'memory://', memoryImage })`. */
@@ -29,7 +41,7 @@ export function migratedPgliteImage(): Promise<Blob> {
   pgliteImage ??= (async () => {
     const file = join(CACHE, `pglite-${migrationsKey()}.tar`)
     try {
-      return new Blob([readFileSync(file)])
+      return new Image(readFileSync(file))
     } catch {
       // not made yet
     }
@@ -43,10 +55,11 @@ export function migratedPgliteImage(): Promise<Blob> {
       // Written aside then renamed: processes making it at the same time never read half a file.
       mkdirSync(CACHE, { recursive: true })
       const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`
-      writeFileSync(partial, Buffer.from(await image.arrayBuffer()))
+      const bytes = new Uint8Array(await image.arrayBuffer())
+      writeFileSync(partial, bytes)
       renameSync(partial, file)
       for (const old of readdirSync(CACHE)) if (/^pglite-[0-9a-f]+\.tar$/.test(old) && join(CACHE, old) !== file) rmSync(join(CACHE, old), { force: true })
-      return image
+      return new Image(bytes)
     } finally {
       await client.close()
     }
