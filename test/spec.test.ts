@@ -4,6 +4,7 @@ import spec from '../generated/openapi.json' with { type: 'json' }
 import { RELATION_TYPES, SUPPORTED_LANGUAGES } from '../src/nlp/types.ts'
 import { PLAN_NAMES } from '../src/domain/accounts.ts'
 import { openDatabase } from '../src/db/client.ts'
+import { migratedPgliteImage } from './helpers/databases.ts'
 
 const schemas = (spec as any).components.schemas
 
@@ -16,7 +17,7 @@ t.test('relation types: the engine emits exactly the documented enum', async (t)
 
 t.test('plans: the seeded catalogue equals the spec (part 8)', async (t) => {
   t.same(schemas.Plan.enum, PLAN_NAMES)
-  const database = await openDatabase({ dataDir: 'memory://' })
+  const database = await openDatabase({ dataDir: 'memory://', memoryImage: await migratedPgliteImage() })
   t.teardown(() => database.close())
   const { createRepositories } = await import('../src/db/repositories/index.ts')
   const rows = await createRepositories(database.db).accounts.listPlans()

@@ -2,7 +2,7 @@
 // every authenticated request beyond it, the database's word on the token (no cache may accept
 // a revoked token). Per request: the Bearer header, the token's checksum and SHA-256 (the
 // service's bearerTokenHash), the token look-up through the same batcher the service uses
-// (src/domain/batcher.ts, two statements in flight) and the same statement text, sent by postgres.js directly (Drizzle only yields the text, once;
+// (src/db/batcher.ts, two statements in flight) and the same statement text, sent by postgres.js directly (Drizzle only yields the text, once;
 // no plugins, no hooks, no metrics, no logging); then the same JSON as the bare baseline. A
 // service bound by that decision can hardly answer a quota read with less, so its rate against
 // bare Fastify's is about the most the quota row can reach on the machine the bench runs on.
@@ -11,7 +11,7 @@ import Fastify from 'fastify'
 import postgres from 'postgres'
 import { readFileSync } from 'node:fs'
 import { drizzle } from 'drizzle-orm/postgres-js'
-import { createBatcher } from '../../src/domain/batcher.ts'
+import { createBatcher } from '../../src/db/batcher.ts'
 import * as schema from '../../src/db/schema/index.ts'
 import type { Db } from '../../src/db/client.ts'
 import { createTokensRepository } from '../../src/db/repositories/tokens.ts'

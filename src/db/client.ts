@@ -26,6 +26,11 @@ export interface OpenOptions {
   databaseUrl?: string
   /** Embedded data folder; `memory://` keeps PGlite in memory (tests). */
   dataDir: string
+  /**
+   * With `memory://`: start from this dump (PGlite `dumpDataDir`) instead of an empty cluster.
+   * Tests start each database from one migrated dump: creating a cluster costs seconds of CPU.
+   */
+  memoryImage?: Blob
   /** Pool size for postgres.js. */
   maxConnections?: number
   /** Who holds the embedded database, written into its lock file. */
@@ -39,7 +44,7 @@ export interface OpenOptions {
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.maxConnections ?? 10, opts.statementTimeoutMs)
-  return openPglite(opts.dataDir, opts.owner ?? 'server', opts.statementTimeoutMs)
+  return openPglite(opts.dataDir, opts.owner ?? 'server', opts.statementTimeoutMs, opts.memoryImage)
 }
 
 async function openPostgres(url: string, max: number, timeoutMs: number | undefined): Promise<Database> {
@@ -100,14 +105,14 @@ async function migrateOnce(client: import('postgres').Sql, run: () => Promise<vo
   }
 }
 
-async function openPglite(dataDir: string, owner: string, timeoutMs: number | undefined): Promise<Database> {
+async function openPglite(dataDir: string, owner: string, timeoutMs: number | undefined, memoryImage: Blob | undefined): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite')
   const { drizzle } = await import('drizzle-orm/pglite')
   const { migrate } = await import('drizzle-orm/pglite/migrator')
   let lock: DataDirLock | undefined
   let client: InstanceType<typeof PGlite>
   if (dataDir.startsWith('memory://')) {
-    client = new PGlite()
+    client = new PGlite(memoryImage ? { loadDataDir: memoryImage } : undefined)
   } else {
     mkdirSync(dataDir, { recursive: true })
     lock = acquireDataDirLock(dataDir, owner)

@@ -10,6 +10,7 @@ import { createRepositories } from '../../src/db/repositories/index.ts'
 import { createAccount } from '../../src/domain/accounts.ts'
 import { createToken } from '../../src/domain/tokens.ts'
 import { hashToken } from '../../src/domain/token-format.ts'
+import { migratedPgliteImage } from '../helpers/databases.ts'
 
 /** 23:59:59.950 UTC for the first reading, then just past midnight: a request that straddles it. */
 function straddlingClock() {
@@ -70,7 +71,7 @@ t.test('a database error is logged without its statement values (emails, token h
       done()
     },
   })
-  const database = await openDatabase({ dataDir: 'memory://' })
+  const database = await openDatabase({ dataDir: 'memory://', memoryImage: await migratedPgliteImage() })
   const config = loadConfig({ LOG_LEVEL: 'info', ANALYSIS_WORKERS: '0' } as NodeJS.ProcessEnv)
   const app = await buildApp({ config, database, logger: { ...(loggerOptions('info') as object), stream } })
   t.teardown(() => app.close())

@@ -1,10 +1,10 @@
-// Batched reads and writes of the shared cache level (src/analysis/cache-batcher.ts) against
+// Batched reads and writes of the shared cache level (src/db/cache-batcher.ts) against
 // each driver: the same answers as one statement per call, in fewer statements.
 import t from 'tap'
 import { DRIVERS, openTestDatabase } from '../helpers/app.ts'
 import { createRepositories } from '../../src/db/repositories/index.ts'
 import { createAccount } from '../../src/domain/accounts.ts'
-import { withBatchedCacheStatements } from '../../src/analysis/cache-batcher.ts'
+import { withBatchedCacheStatements } from '../../src/db/cache-batcher.ts'
 import type { CacheRepository } from '../../src/db/repositories/cache.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000

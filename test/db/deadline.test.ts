@@ -6,6 +6,7 @@ import { openDatabase } from '../../src/db/client.ts'
 import { DatabaseTimeoutError, withDeadline } from '../../src/db/deadline.ts'
 import { isDatabaseDown, toApiError } from '../../src/plugins/app/errors.ts'
 import { buildTestApp, englishText, freshPostgresUrl, manualClock } from '../helpers/app.ts'
+import { migratedPgliteImage } from '../helpers/databases.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const T = 300
@@ -40,7 +41,7 @@ t.test('withDeadline: the value in time, a typed error after, and the late outco
 })
 
 t.test('PGlite: a statement waiting behind a transaction fails at the deadline; a late transaction does not run', async (t) => {
-  const database = await openDatabase({ dataDir: 'memory://', statementTimeoutMs: T })
+  const database = await openDatabase({ dataDir: 'memory://', memoryImage: await migratedPgliteImage(), statementTimeoutMs: T })
   t.teardown(() => database.close())
   const { db } = database
   let released!: () => void
@@ -97,7 +98,7 @@ t.test('PostgreSQL: statement_timeout frees the connection of a statement past i
 })
 
 t.test('a count applied after its deadline is refunded: its request was answered 503', async (t) => {
-  const database = await openDatabase({ dataDir: 'memory://', statementTimeoutMs: T })
+  const database = await openDatabase({ dataDir: 'memory://', memoryImage: await migratedPgliteImage(), statementTimeoutMs: T })
   t.teardown(() => database.close())
   const clock = manualClock()
   const h = await buildTestApp(t, { database, clock, config: { databaseTimeoutMs: T } })

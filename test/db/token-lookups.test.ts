@@ -1,4 +1,4 @@
-// Batched token look-ups (src/domain/token-batcher.ts) against each driver: concurrent look-ups
+// Batched token look-ups (src/db/token-batcher.ts) against each driver: concurrent look-ups
 // share statements, every request gets its own token's answer, and a revocation committed before
 // a request arrived is seen by it even when it waited behind a statement already in flight.
 import t from 'tap'
@@ -7,7 +7,7 @@ import { createRepositories } from '../../src/db/repositories/index.ts'
 import { createAccount } from '../../src/domain/accounts.ts'
 import { createToken, revokeToken } from '../../src/domain/tokens.ts'
 import { hashToken, generateToken } from '../../src/domain/token-format.ts'
-import { withBatchedTokenLookups } from '../../src/domain/token-batcher.ts'
+import { withBatchedTokenLookups } from '../../src/db/token-batcher.ts'
 import type { TokensRepository } from '../../src/db/repositories/tokens.ts'
 
 const NOW = new Date('2026-11-22T12:00:00Z')

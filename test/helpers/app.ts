@@ -1,6 +1,7 @@
 // Builds the real application for a test, on a fresh database of the chosen driver, with a
 // controllable clock, and checks every response it sends against openapi.yaml.
-// Drivers: PGlite always; PostgreSQL too when TEST_DATABASE_URL is set (one fresh database per app).
+// Drivers: PGlite always; PostgreSQL too when TEST_DATABASE_URL is set (one fresh database per app,
+// each a copy of one migrated database: test/helpers/databases.ts).
 import type { Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { randomBytes } from 'node:crypto'
@@ -12,39 +13,25 @@ import { createAccount } from '../../src/domain/accounts.ts'
 import { createToken } from '../../src/domain/tokens.ts'
 import type { Analyzer } from '../../src/analysis/analyzer.ts'
 import { checkContract } from './contract.ts'
+import { migratedPgliteImage, newPostgresDatabase } from './databases.ts'
 
 export type Driver = 'pglite' | 'postgres'
 
 /** The drivers this run covers: the database suite runs once per driver. */
 export const DRIVERS: Driver[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']
 
-/** A fresh, empty PostgreSQL database on the TEST_DATABASE_URL server; dropped by `drop`. */
-export async function freshPostgresUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const { default: postgres } = await import('postgres')
-  const base = new URL(process.env.TEST_DATABASE_URL!)
-  const name = `tea_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
-  const admin = postgres(base.toString(), { max: 1, onnotice: () => {} })
-  await admin.unsafe(`create database ${name}`)
-  await admin.end()
-  const url = new URL(base)
-  url.pathname = '/' + name
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const a = postgres(base.toString(), { max: 1, onnotice: () => {} })
-      await a.unsafe(`drop database if exists ${name} with (force)`)
-      await a.end()
-    },
-  }
+/** A fresh, empty PostgreSQL database on the TEST_DATABASE_URL server (not migrated); dropped by `drop`. */
+export function freshPostgresUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
+  return newPostgresDatabase(false)
 }
 
 export async function openTestDatabase(t: Test, driver: Driver): Promise<{ database: Database; url?: string }> {
   if (driver === 'pglite') {
-    const database = await openDatabase({ dataDir: 'memory://' })
+    const database = await openDatabase({ dataDir: 'memory://', memoryImage: await migratedPgliteImage() })
     t.teardown(() => database.close())
     return { database }
   }
-  const { url, drop } = await freshPostgresUrl()
+  const { url, drop } = await newPostgresDatabase(true)
   const database = await openDatabase({ databaseUrl: url, dataDir: 'unused', maxConnections: 10 })
   t.teardown(async () => {
     await database.close()

@@ -65,9 +65,11 @@ t.test('PostgreSQL frozen: 503 DATABASE_UNAVAILABLE within the deadline, no coun
   const timerFiredAfter = await probe
   for (const r of during) {
     t.same([r.status, r.code, r.retryAfter], [503, 'DATABASE_UNAVAILABLE', '5'], `${r.route}: 503 DATABASE_UNAVAILABLE with Retry-After`)
-    // One deadline (as late as this machine fires timers), plus half of one for the request's
-    // own work; a second deadline in a row would exceed it.
-    t.ok(r.ms < timerFiredAfter + TIMEOUT_MS / 2, `${r.route}: answered in ${Math.round(r.ms)} ms (deadline ${TIMEOUT_MS} ms; a timer for it fired after ${Math.round(timerFiredAfter)} ms)`)
+    // One deadline (as late as this machine fires timers) and the request's own work, less than
+    // a second deadline: a request that waited out two in a row would take at least this long.
+    // The own work is not bounded tighter: on a loaded machine the eleven requests queue for the
+    // main thread, and that wait is the machine's, not the deadline's.
+    t.ok(r.ms < timerFiredAfter + TIMEOUT_MS, `${r.route}: answered in ${Math.round(r.ms)} ms (deadline ${TIMEOUT_MS} ms; a timer for it fired after ${Math.round(timerFiredAfter)} ms)`)
   }
   // The readiness probe says so too.
   t.equal((await timed('readyz', () => h.app.inject({ url: '/readyz' }))).status, 503, 'not ready while frozen')

@@ -29,7 +29,8 @@ async function setup(t: Test, analyzer: PoolAnalyzer) {
   return { h, account, headers, analyze, used }
 }
 
-async function until(cond: () => boolean, what: string, ms = 10_000) {
+/** Waits for `cond`; the bound is only there so that a broken pool fails instead of hanging. */
+async function until(cond: () => boolean, what: string, ms = 60_000) {
   const end = Date.now() + ms
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
@@ -40,11 +41,15 @@ async function until(cond: () => boolean, what: string, ms = 10_000) {
 t.test('past the bounded queue: 503 OVERLOADED with Retry-After, never counted', async (t) => {
   const analyzer = await scripted({ workers: 1, queueMax: 2, timeoutMs: 20_000 })
   const { analyze, used } = await setup(t, analyzer)
-  // One analysis holds the only worker for 5 s (long enough for the other nine to arrive on a
-  // loaded machine); two of the nine wait in the queue and the rest find it full.
-  const holder = analyze(script('[spin:5000]', 0))
+  // One analysis holds the only worker until each of the other nine has been answered or is
+  // waiting in the queue, however long they take to arrive: two of them wait, the rest find it full.
+  const release = path.join(t.testdir(), 'release')
+  const holder = analyze(script(`[until:${release}]`, 0))
   await until(() => analyzer.stats!().utilization === 1, 'the first analysis to start')
-  const others = Array.from({ length: 9 }, (_, i) => analyze(script('[spin:1]', i + 1)))
+  let answered = 0
+  const others = Array.from({ length: 9 }, (_, i) => analyze(script('[spin:1]', i + 1)).finally(() => answered++))
+  await until(() => answered + analyzer.stats!().queued === 9, 'the nine to be answered or queued')
+  writeFileSync(release, '')
   const results = await Promise.all([holder, ...others])
   const ok = results.filter((r) => r.statusCode === 200)
   const refused = results.filter((r) => r.statusCode === 503)
@@ -118,7 +123,8 @@ t.test('a worker killed mid-analysis: 503 ANALYSIS_FAILED, refunded, replaced; q
   const analyzer = await scripted({ workers: 1, queueMax: 4, timeoutMs: 20_000 })
   const { analyze, used } = await setup(t, analyzer)
   const victim = analyzer.pool.threads[0]
-  const killed = analyze(script('[spin:5000]'))
+  // Busy until killed: the file is never written.
+  const killed = analyze(script(`[until:${path.join(t.testdir(), 'never')}]`))
   await until(() => analyzer.stats!().utilization === 1, 'the analysis to start')
   const queued = analyze(script('[spin:1]', 2))
   await until(() => analyzer.stats!().queued === 1, 'the second analysis to queue')
@@ -254,10 +260,10 @@ t.test('an analysis whose client went still has its time limit: the worker is re
   client.abort(new Error('client gone'))
   await t.rejects(call, { name: 'AbandonedExtraction', reason: { message: 'client gone' } }, 'the call ends with the client, at once (its extraction had started: the work was done)')
   t.equal(analyzer.stats!().utilization, 1, 'the endless analysis still holds its worker')
-  await until(() => analyzer.stats!().utilization === 0, 'the time limit to stop it', 30_000)
+  await until(() => analyzer.stats!().utilization === 0, 'the time limit to stop it')
   // The next call's own time limit would otherwise also cover the replacement's start, which
   // under load can take longer than the limit: wait for the thread, then time the call.
-  await until(() => analyzer.pool.threads.length > 0 && analyzer.pool.threads.every((w) => !before.includes(w.threadId)), 'a replacement worker', 30_000)
+  await until(() => analyzer.pool.threads.length > 0 && analyzer.pool.threads.every((w) => !before.includes(w.threadId)), 'a replacement worker')
   const next = await analyzer.analyze(script('[spin:1]', 1), { language: 'en' })
   t.equal(next.model, 'scripted-worker')
   t.not(next.entities.persons[0], `Worker ${before[0]}`, 'a replacement worker answers')

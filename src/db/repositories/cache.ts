@@ -16,7 +16,7 @@ export function createCacheRepository(db: Db) {
     )
     .prepare('cache_get')
 
-  // The same for many entries in one statement (src/analysis/cache-batcher.ts): the look-ups
+  // The same for many entries in one statement (src/db/cache-batcher.ts): the look-ups
   // that arrive while one is in flight go together. Pairs travel as two arrays, unnested.
   const getMany = db
     .select({ accountId: analysisCache.accountId, key: analysisCache.key, payload: analysisCache.payload, createdAt: analysisCache.createdAt })

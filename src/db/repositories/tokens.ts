@@ -33,7 +33,7 @@ export function createTokensRepository(db: Db) {
       .where(and(where, isNull(apiTokens.revokedAt)))
   // The hot path of every request, prepared once.
   const lookup = principals(eq(apiTokens.tokenHash, sql.placeholder('hash'))).prepare('token_lookup')
-  // The same for many tokens in one statement (src/domain/token-batcher.ts): the look-ups that
+  // The same for many tokens in one statement (src/db/token-batcher.ts): the look-ups that
   // arrive while one is in flight are answered together. The hashes go as one text[] parameter.
   const lookupMany = principals(sql`${apiTokens.tokenHash} = any(${sql.placeholder('hashes')}::text[])`).prepare('token_lookup_many')
 

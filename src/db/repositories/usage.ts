@@ -69,7 +69,7 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
     .prepare('quota_reserve')
 
   // The same for k requests at once, all or nothing (k ≤ limit): used by the per-account
-  // batcher (src/domain/reservation-batcher.ts) so that one hot account costs one statement per
+  // batcher (src/db/reservation-batcher.ts) so that one hot account costs one statement per
   // batch instead of one per request.
   const reserveMany = db
     .insert(dailyUsage)

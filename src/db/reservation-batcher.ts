@@ -4,10 +4,10 @@
 // account is in flight, the requests that arrive for it wait, and are then counted together by
 // one all-or-nothing statement (used + k ≤ limit). When not all of them fit, they are counted one
 // by one, exactly as without batching: N requests against R remaining still succeed exactly
-// min(N, R) times, on one node or many. A lone request goes at the end of its turn of the event loop (src/domain/batcher.ts).
+// min(N, R) times, on one node or many. A lone request goes at the end of its turn of the event loop (src/db/batcher.ts).
 // The same holds for reservations that also check the token (`reserveWithToken`), batched per
 // token: one statement checks the token and counts the batch; a token found invalid counts none.
-import type { UsageRepository } from '../db/repositories/usage.ts'
+import type { UsageRepository } from './repositories/usage.ts'
 import { createBatcher } from './batcher.ts'
 
 /** Requests counted by one statement at most. */

@@ -2,7 +2,7 @@
 // go together at its end, calls that arrive while a statement is in flight share the next one,
 // errors reach exactly the calls of their batch.
 import t from 'tap'
-import { BatchNotSettledError, createBatcher } from '../../src/domain/batcher.ts'
+import { BatchNotSettledError, createBatcher } from '../../src/db/batcher.ts'
 
 /** The end of the current turn of the event loop, when the batcher sends what the turn gathered. */
 const endOfTurn = () => new Promise((r) => setImmediate(r))

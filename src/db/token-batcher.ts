@@ -1,9 +1,9 @@
-// Token look-ups, coalesced per node (src/domain/batcher.ts): the look-ups that arrive while one
+// Token look-ups, coalesced per node (src/db/batcher.ts): the look-ups that arrive while one
 // is in flight are answered by one `token_hash = any($hashes)` statement. Every request still
 // gets the database's answer from a statement sent after it arrived, so a token revoked through
 // any node before the request arrived is refused, exactly as with one statement per request.
 // Nothing about a token is kept between statements.
-import type { TokenPrincipal, TokensRepository } from '../db/repositories/tokens.ts'
+import type { TokenPrincipal, TokensRepository } from './repositories/tokens.ts'
 import { createBatcher } from './batcher.ts'
 
 /** Look-ups answered by one statement at most. */

@@ -1,10 +1,10 @@
-// Statements of the shared cache level, coalesced per node (src/domain/batcher.ts). On the
+// Statements of the shared cache level, coalesced per node (src/db/batcher.ts). On the
 // uncached path every request reads the table (an in-process miss) and then writes its result;
 // under load those become one read and one write per batch instead of one each per request.
 // Writes are still awaited by their request before it is answered (no write-behind), so a text
 // analysed on one node is a cache hit on every node as soon as its answer has been sent.
-import type { CacheRepository } from '../db/repositories/cache.ts'
-import { createBatcher } from '../domain/batcher.ts'
+import type { CacheRepository } from './repositories/cache.ts'
+import { createBatcher } from './batcher.ts'
 
 /** Entries read or written by one statement at most. */
 const MAX_BATCH = 128
