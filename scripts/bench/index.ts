@@ -6,7 +6,7 @@
 // The bench database's business plan gets an unbounded daily limit so that no answer is a 429.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { randomBytes } from 'node:crypto'
@@ -222,6 +222,8 @@ interface CpuNote {
   helperCpu?: number
   /** Database transactions per request (statements, as the service sends one per transaction). */
   transactions?: number
+  /** The machine's 1-minute load average when the load ended (other work skews every figure). */
+  load: number
 }
 /** Transactions committed or rolled back in the bench database so far (includes this query's). */
 async function transactions(dbUrl: string | undefined): Promise<number> {
@@ -274,6 +276,7 @@ async function measured(pid: number, dbUrl: string | undefined, spec: Record<str
       workerCpu: analyses > 0 ? (sum(others.slice(0, WORKERS)) * 1e6) / analyses : undefined,
       helperCpu: analyses > 0 ? (sum(others.slice(WORKERS)) * 1e6) / analyses : undefined,
       transactions: dbUrl ? (after.transactions - before.transactions) / Math.max(1, result.total) : undefined,
+      load: loadavg()[0],
     },
   }
 }
@@ -411,6 +414,48 @@ function medianOfRounds(name: string, ratios: number[], target: string) {
   rows.push({ scenario: `${name}: median of ${ROUNDS} rounds`, result: { rps: NaN, p50: NaN, p99: NaN, total: 0 }, baseline: "its round's baseline", ratio, note: `${target}; rounds ${each}` })
   log(`${name}: median ratio ${fmt(ratio, 2)} (rounds ${each})`)
 }
+
+// ---- the headline: CPU ratios ----
+// CPU time per request depends far less on the number of cores and on other work than req/s
+// does, so the bench's headline is the CPU a request costs around its work, each ratio taken
+// against a baseline measured in the same round, and the median of the rounds reported.
+interface Headline {
+  name: string
+  target: string
+  met: (x: number) => boolean
+  digits: number
+  values: number[]
+  loads: number[]
+}
+const HEADLINES: Headline[] = [
+  ['uncached 2,000 chars: total CPU per request (server with workers + PostgreSQL) ÷ in-process extraction', '≤ 1.5', (x: number) => x <= 1.5, 2],
+  ['uncached 30,000 chars: total CPU per request ÷ in-process extraction', '≤ 1.15', (x: number) => x <= 1.15, 2],
+  ['extraction CPU in a worker ÷ in process (2,000 chars)', '≤ 1.1', (x: number) => x <= 1.1, 2],
+  ['extraction CPU in a worker ÷ in process (30,000 chars)', '≤ 1.1', (x: number) => x <= 1.1, 2],
+  ['cached analyze: server CPU per request ÷ bare Fastify POST', '≤ 3', (x: number) => x <= 3, 2],
+  ['quota read: server CPU per request ÷ bare Fastify GET', '≤ 2.5', (x: number) => x <= 2.5, 2],
+  ['PostgreSQL CPU per cached analyze, µs', '≤ 15', (x: number) => x <= 15, 1],
+  ['PostgreSQL CPU per quota read, µs', '≤ 15', (x: number) => x <= 15, 1],
+].map(([name, target, met, digits]) => ({ name, target, met, digits, values: [], loads: [] }) as Headline)
+function headline(prefix: string, value: number, load: number) {
+  const h = HEADLINES.find((x) => x.name.startsWith(prefix))
+  if (!h) throw new Error(`bench: no headline row "${prefix}"`)
+  h.values.push(value)
+  h.loads.push(load)
+  log(`${h.name}: ${fmt(value, h.digits)} (load average ${load.toFixed(1)})`)
+}
+function printHeadline() {
+  const lines = [
+    `| CPU ratio (median of rounds) | value | rounds | target | load average (1 min) |`,
+    '|---|---:|---|---|---|',
+    ...HEADLINES.filter((h) => h.values.length).map((h) => {
+      const m = median(h.values)
+      return `| ${h.name} | **${fmt(m, h.digits)}** | ${h.values.map((v) => fmt(v, h.digits)).join(', ')} | ${h.target}: ${h.met(m) ? 'met' : 'missed'} | ${fmt(Math.min(...h.loads), 1)}–${fmt(Math.max(...h.loads), 1)} |`
+    }),
+  ]
+  process.stdout.write('\n' + lines.join('\n') + '\n')
+}
+
 function printTable() {
   const lines = [
     '| scenario | req/s | p50 ms | p99 ms | vs baseline | ratio | notes |',
@@ -422,7 +467,6 @@ function printTable() {
 
 // ---- scenarios ----
 async function main() {
-  const { loadavg } = await import('node:os')
   const loadAtStart = loadavg()[0]
   const dbUrl = await benchDatabase()
   const token = await setupAccount(dbUrl)
@@ -475,6 +519,10 @@ async function main() {
       const floorQuota = await warmed(round, floor.child.pid!, dbUrl, { url: `${floor.match[1]}/v1/quota`, headers: auth, connections: 10 })
       record(`floor: bare Fastify + the batched token statement${tag}`, floorQuota, { name: 'bare GET', value: bareGet.rps, mine: floorQuota.rps }, `about the most GET /v1/quota can reach here; ${cpuNote(floorQuota)}`)
       ratios.floor.push(floorQuota.rps / bareGet.rps)
+      headline('cached analyze:', cached.cpu.server / barePost.cpu.server, cached.cpu.load)
+      headline('quota read:', quota.cpu.server / bareGet.cpu.server, quota.cpu.load)
+      headline('PostgreSQL CPU per cached', cached.cpu.db, cached.cpu.load)
+      headline('PostgreSQL CPU per quota', quota.cpu.db, quota.cpu.load)
       ratios.cached.push(cached.rps / barePost.rps)
       ratios.quota.push(quota.rps / bareGet.rps)
     }
@@ -485,32 +533,42 @@ async function main() {
     await stop(floor.child)
   }
 
-  // 2. Extraction: in-process single thread vs uncached analyses through HTTP with the pool.
+  // 2. Extraction: in-process single thread vs uncached analyses through HTTP with the pool, in
+  // rounds: each round's in-process run is the baseline of that round's HTTP run.
   for (const [label, file, text] of [
     ['2,000', 't2k.txt', text2k],
     ['30,000', 't30k.txt', text30k],
   ] as const) {
     if (!runs(label === '2,000' ? 'extract2k' : 'extract30k')) continue
+    const inprocess = async () => (await runNode(['scripts/bench/inprocess.ts', 'analyze', join(tmp, file), String(DURATION)])) as LoadResult & { cpuUs: number; mainCpuUs: number }
     const wink = await runNode(['scripts/bench/inprocess.ts', 'wink', join(tmp, file), String(DURATION)])
     record(`wink readDoc in-process, 1 thread (${label} chars)`, wink)
-    const inproc = await runNode(['scripts/bench/inprocess.ts', 'analyze', join(tmp, file), String(DURATION)])
-    record(`service analyze() in-process, 1 thread (${label} chars)`, inproc, { name: 'wink readDoc', value: wink.rps, mine: inproc.rps })
     // What this machine gives when every core extracts at once, with nothing else running: the
     // ceiling the pool can approach (cores share caches, memory bandwidth and the host).
-    const side = await Promise.all(Array.from({ length: WORKERS }, () => runNode(['scripts/bench/inprocess.ts', 'analyze', join(tmp, file), String(DURATION)])))
+    const side = await Promise.all(Array.from({ length: WORKERS }, () => inprocess()))
     const sideBySide = { ...side[0], rps: side.reduce((s, r) => s + r.rps, 0), total: side.reduce((s, r) => s + r.total, 0) }
-    record(`service analyze() in-process, ${WORKERS} processes side by side (${label} chars)`, sideBySide, { name: `${WORKERS} × analyze() in-process`, value: WORKERS * inproc.rps, mine: sideBySide.rps }, 'the machine\'s own ceiling for the row below; p50/p99 of one process')
     // The in-process baseline warms up before it measures; so do the workers here (`--warmup` s of the
     // same load, not recorded): the rate compared is that of a running service, not of JIT warm-up.
     const uncached = { url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, uniqueText: text, connections: 8 }
     await load({ ...uncached, duration: WARMUP })
-    const http = await measured(node.child.pid!, dbUrl, uncached, node.url)
-    record(
-      `POST /v1/analyze uncached, ${WORKERS} workers (${label} chars)`,
-      http,
-      { name: `${WORKERS} × analyze() in-process`, value: WORKERS * inproc.rps, mine: http.rps },
-      `${label === '2,000' ? 'target ≥ 0.80' : `vs wink: ${fmt(http.rps / wink.rps, 2)}`}; vs ${WORKERS} processes side by side: ${fmt(http.rps / sideBySide.rps, 2)}; ${cpuNote(http)} (server incl. workers; in-process analyze() ${fmt(1e6 / inproc.rps)} µs)`,
-    )
+    const rates: number[] = []
+    for (let round = 1; round <= ROUNDS; round++) {
+      const tag = ROUNDS > 1 ? `, round ${round}` : ''
+      const inproc = await inprocess()
+      record(`service analyze() in-process, 1 thread (${label} chars)${tag}`, inproc, { name: 'wink readDoc', value: wink.rps, mine: inproc.rps }, `CPU per extraction ${fmt(inproc.cpuUs)} µs (main thread ${fmt(inproc.mainCpuUs)})`)
+      if (round === 1) record(`service analyze() in-process, ${WORKERS} processes side by side (${label} chars)`, sideBySide, { name: `${WORKERS} × analyze() in-process`, value: WORKERS * inproc.rps, mine: sideBySide.rps }, "the machine's own ceiling for the row below; p50/p99 of one process")
+      const http = await measured(node.child.pid!, dbUrl, uncached, node.url)
+      record(
+        `POST /v1/analyze uncached, ${WORKERS} workers (${label} chars)${tag}`,
+        http,
+        { name: `${WORKERS} × analyze() in-process`, value: WORKERS * inproc.rps, mine: http.rps },
+        `vs wink: ${fmt(http.rps / wink.rps, 2)}; vs ${WORKERS} processes side by side: ${fmt(http.rps / sideBySide.rps, 2)}; ${cpuNote(http)} (server incl. workers; in-process analyze() ${fmt(inproc.cpuUs)} µs CPU)`,
+      )
+      rates.push(http.rps / (WORKERS * inproc.rps))
+      headline(`uncached ${label} chars`, (http.cpu.server + http.cpu.db) / inproc.cpuUs, http.cpu.load)
+      if (http.cpu.workerCpu !== undefined) headline(`extraction CPU in a worker ÷ in process (${label}`, http.cpu.workerCpu / inproc.mainCpuUs, http.cpu.load)
+    }
+    medianOfRounds(`uncached POST /v1/analyze (${label} chars), ratio of req/s to ${WORKERS} × in-process`, rates, 'secondary')
   }
 
   // 3. GET /v1/quota latency alone vs under a saturating uncached analysis load. Both loads first
@@ -633,7 +691,8 @@ async function behindNginx(node: { child: ChildProcess; url: string }, auth: Rec
 }
 
 async function finish(loadAtStart: number) {
-  const { loadavg } = await import('node:os')
+  printHeadline()
+  process.stdout.write('\nSecondary rows (throughput, latency, memory, and each round):\n')
   printTable()
   process.stdout.write(
     `\nmachine: ${(await import('node:os')).cpus().length} cores, node ${process.version}; ${DURATION} s per scenario; server: ${Object.entries(START.env).map(([k, v]) => `${k}=${v} `).join('')}node ${[...START.nodeArgs, START.entry].join(' ')}, LOG_LEVEL=${LOG_LEVEL}; ` +

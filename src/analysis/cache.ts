@@ -60,28 +60,34 @@ export function cacheKey(model: string, accountId: string, languageHint: string 
   return new DerivedCacheKey(accountId, hash('sha256', `${model}\0${CACHE_FORMAT}\0${accountId}\0${languageHint ?? ''}\0${text}`, 'buffer'))
 }
 
-function encrypt(secret: Buffer, value: unknown): string {
+function encrypt(secret: Buffer, text: string): string {
   const iv = randomBytes(12)
   const cipher = createCipheriv('aes-256-gcm', secret, iv)
-  const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()])
+  const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()])
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')
 }
 
-function decrypt(secret: Buffer, payload: string): unknown {
+function decrypt(secret: Buffer, payload: string): string {
   const raw = Buffer.from(payload, 'base64')
   const decipher = createDecipheriv('aes-256-gcm', secret, raw.subarray(0, 12))
   decipher.setAuthTag(raw.subarray(12, 28))
-  return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'))
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
 }
+
+/**
+ * An entry's size for the in-process level's bound, from the length of its JSON text: the
+ * objects take about two bytes a character of it, and the response text kept beside them
+ * (`body`, counted before it exists) about one more. The callers have that text at hand (they
+ * encrypt or decrypt it), so it is not serialised again to be measured.
+ */
+const entrySize = (jsonLength: number) => jsonLength * 3 + 64
 
 export function createAnalysisCache(deps: { repo: CacheRepository; clock: Clock; maxBytes: number }) {
   const local =
     deps.maxBytes > 0
       ? new LRUCache<string, CachedAnalysis>({
           maxSize: deps.maxBytes,
-          // The objects take about two bytes a character of the serialised result, and the
-          // response text kept beside them (`body`, counted before it exists) about one more.
-          sizeCalculation: (v) => JSON.stringify(v.analysis).length * 3 + 64,
+          // Every set passes its entry's `size` (entrySize).
           ttlAutopurge: false,
         })
       : undefined
@@ -103,22 +109,25 @@ export function createAnalysisCache(deps: { repo: CacheRepository; clock: Clock;
         return undefined
       }
       let analysis: Analysis
+      let json: string
       try {
-        analysis = decrypt(k.secret, row.payload) as Analysis
+        json = decrypt(k.secret, row.payload)
+        analysis = JSON.parse(json) as Analysis
       } catch {
         misses++
         return undefined // a key collision or a damaged row: analyse afresh
       }
       const entry = { analysis, createdAt: row.createdAt }
-      local?.set(localKey(k), entry, { ttl: Math.max(1, CACHE_TTL_MS - (now.getTime() - row.createdAt.getTime())) })
+      local?.set(localKey(k), entry, { ttl: Math.max(1, CACHE_TTL_MS - (now.getTime() - row.createdAt.getTime())), size: entrySize(json.length) })
       hits++
       return entry
     },
 
     async put(k: CacheKey, analysis: Analysis): Promise<void> {
       const now = deps.clock()
-      const createdAt = await deps.repo.put(k.accountId, k.key, encrypt(k.secret, analysis), now, new Date(now.getTime() - CACHE_TTL_MS))
-      local?.set(localKey(k), { analysis, createdAt }, { ttl: Math.max(1, CACHE_TTL_MS - (now.getTime() - createdAt.getTime())) })
+      const json = JSON.stringify(analysis)
+      const createdAt = await deps.repo.put(k.accountId, k.key, encrypt(k.secret, json), now, new Date(now.getTime() - CACHE_TTL_MS))
+      local?.set(localKey(k), { analysis, createdAt }, { ttl: Math.max(1, CACHE_TTL_MS - (now.getTime() - createdAt.getTime())), size: entrySize(json.length) })
     },
 
     /** Drops expired rows from the shared table; called periodically. */
