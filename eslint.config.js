@@ -23,6 +23,8 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       // `_`-prefixed parameters and variables are unused on purpose (a handler's unused request).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // An abort signal's reason, or an error caught as `unknown`, is passed on as it is.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
       // Fastify plugins, hooks and handlers are async by contract, whether or not they await.
       '@typescript-eslint/require-await': 'off',
       // wink-nlp's `its.*` accessors and the repositories' operations are plain functions that

@@ -93,7 +93,7 @@ function addRoute<Id extends OperationId>(app: FastifyInstance, { method, path, 
   const validate = BODY_VALIDATORS[op.operationId]
   if (op.requestBody && !validate) throw new Error(`openapi-routes: operation "${op.operationId}" has a body but no generated validator`)
   app.route<OperationRoute<Id>>({
-    method: method.toUpperCase() as Uppercase<Method>,
+    method: method.toUpperCase(),
     url: path.replace(/\{(\w+)\}/g, ':$1'),
     // The token, then its burst limit: both before the body is read.
     onRequest: secured
