@@ -2,15 +2,26 @@
 // nobody awaits or a value of the wrong type is a CI failure rather than a reviewer's catch.
 // Formatting is Prettier's job (.prettierrc.json), not ESLint's.
 import js from '@eslint/js'
+import { defineConfig, globalIgnores } from 'eslint/config'
 import tseslint from 'typescript-eslint'
 import globals from 'globals'
 
-export default tseslint.config(
-  {
-    ignores: ['generated/', 'clients/typescript/src/generated/', 'clients/typescript/dist/', 'dist/', 'models/', 'drizzle/', 'node_modules/', '.tap/', 'coverage/', 'data/', '.bench/'],
-  },
+export default defineConfig(
+  globalIgnores([
+    'generated/',
+    'clients/typescript/src/generated/',
+    'clients/typescript/dist/',
+    'dist/',
+    'models/',
+    'drizzle/',
+    'node_modules/',
+    '.tap/',
+    'coverage/',
+    'data/',
+    '.bench/',
+  ]),
   js.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
+  tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
       globals: globals.node,

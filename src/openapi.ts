@@ -2,7 +2,13 @@
 // for AJV (shared by the generator's standalone validators and the test suite's contract check),
 // and each operation's route types, read from the generated `operations` so that a handler's
 // body, parameters and replies are written once, in the spec.
-import type { RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault, RouteGenericInterface, RouteHandlerMethod } from 'fastify'
+import type {
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+} from 'fastify'
 import type { operations } from '../generated/api-types.ts'
 
 /** Rewrites `#/components/schemas/X` refs to `<id>#/$defs/X` so AJV can resolve them. */

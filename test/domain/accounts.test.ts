@@ -27,7 +27,10 @@ t.test('SQLSTATEs are read along the cause chain, never from a message', async (
   t.equal(sqlState(coded('23505')), '23505')
   t.equal(sqlState(new Error('Failed query', { cause: coded('23505') })), '23505', 'through a wrapper')
   t.equal(sqlState(coded('ECONNRESET')), undefined, 'a socket code is not a SQLSTATE')
-  t.notOk(isUniqueViolation(new Error('duplicate key value violates unique constraint "accounts_email_unique"')), 'a message alone says nothing')
+  t.notOk(
+    isUniqueViolation(new Error('duplicate key value violates unique constraint "accounts_email_unique"')),
+    'a message alone says nothing',
+  )
   const loop: { code?: string; cause?: unknown } = {}
   loop.cause = loop
   t.equal(sqlState(loop), undefined, 'a cause cycle ends')
