@@ -1,7 +1,8 @@
 // Generates everything in generated/ from openapi.yaml, the single source of truth:
 //   openapi.json       the document as JSON (served by /docs, read by the route table)
 //   api-types.ts       openapi-typescript types (paths, components, operations)
-//   validators.js/.d.ts  AJV standalone validators for the request bodies
+//   validators.js/.d.ts  AJV standalone validators of the request bodies, as `bodyValidators`:
+//                      operationId → validator, typed from api-types.ts's `operations`
 // and the same api-types.ts for the client package (clients/typescript/src/generated/), which
 // must build on its own.
 // `--check` writes nothing and exits 1 when a file differs from what would be generated,
@@ -21,9 +22,24 @@ const outDir = join(root, 'generated')
 const clientOutDir = join(root, 'clients/typescript/src/generated')
 const HEADER = '// GENERATED CODE - DO NOT MODIFY. Produced by scripts/generate.ts from openapi.yaml (npm run generate).\n'
 
-/** Request bodies that get a standalone validator: export name → component schema. */
-const VALIDATORS: Record<string, string> = {
-  validateAnalyzeRequest: 'AnalyzeRequest',
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
+
+interface Spec {
+  paths: Record<string, Partial<Record<(typeof METHODS)[number], { operationId: string; requestBody?: { content?: Record<string, { schema?: unknown }> } }>>>
+  components: { schemas: Record<string, unknown> }
+}
+
+/** operationId → the JSON schema of its JSON request body, for every operation that has one. */
+function bodySchemas(spec: Spec): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const item of Object.values(spec.paths)) {
+    for (const method of METHODS) {
+      const op = item[method]
+      const schema = op?.requestBody?.content?.['application/json']?.schema
+      if (op && schema) out[op.operationId] = schema
+    }
+  }
+  return out
 }
 
 /**
@@ -49,7 +65,7 @@ function fastUcs2length(code: string): string {
 /** Generated files by absolute path. */
 async function build(): Promise<Record<string, string>> {
   const source = readFileSync(specPath, 'utf8')
-  const spec = parse(source)
+  const spec = parse(source) as Spec
   const files: Record<string, string> = {}
 
   files[join(outDir, 'openapi.json')] = JSON.stringify(spec, null, 2) + '\n'
@@ -63,15 +79,29 @@ async function build(): Promise<Record<string, string>> {
   const id = 'https://schemas.tea.local/openapi.json'
   const ajv = new Ajv2020({ code: { source: true, esm: true }, allErrors: false, strict: true })
   ajv.addSchema(schemasAsDefs(spec, id))
-  const refs = Object.fromEntries(Object.entries(VALIDATORS).map(([name, schema]) => [name, `${id}#/$defs/${schema}`]))
-  files[join(outDir, 'validators.js')] = HEADER + '/* eslint-disable */\n' + esmImports(fastUcs2length(standalone.default(ajv, refs))) + '\n'
+  // Each body is a component schema, validated by that schema's own function.
+  const refs: Record<string, string> = {}
+  for (const [operationId, schema] of Object.entries(bodySchemas(spec))) {
+    const ref = (schema as { $ref?: unknown }).$ref
+    if (typeof ref !== 'string' || !ref.startsWith('#/components/schemas/')) {
+      throw new Error(`generate: the JSON body of operation "${operationId}" must be a $ref to a component schema`)
+    }
+    refs[operationId] = `${id}#/$defs/${ref.slice('#/components/schemas/'.length)}`
+  }
+  const operationIds = Object.keys(refs)
+  files[join(outDir, 'validators.js')] =
+    HEADER +
+    '/* eslint-disable */\n' +
+    esmImports(fastUcs2length(standalone.default(ajv, refs))) +
+    `\n/** operationId → validator of its JSON request body. */\nexport const bodyValidators = { ${operationIds.join(', ')} };\n`
   files[join(outDir, 'validators.d.ts')] =
     HEADER +
     "import type { ValidateFunction } from 'ajv'\n" +
-    "import type { components } from './api-types.ts'\n" +
-    Object.entries(VALIDATORS)
-      .map(([name, schema]) => `export declare const ${name}: ValidateFunction<components['schemas']['${schema}']>\n`)
-      .join('')
+    "import type { operations } from './api-types.ts'\n" +
+    operationIds
+      .map((name) => `export declare const ${name}: ValidateFunction<operations['${name}']['requestBody']['content']['application/json']>\n`)
+      .join('') +
+    `/** operationId → validator of its JSON request body. */\nexport declare const bodyValidators: { ${operationIds.map((name) => `${name}: typeof ${name}`).join('; ')} }\n`
   return files
 }
 

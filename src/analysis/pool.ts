@@ -82,13 +82,20 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
     filename: await workerFile(opts),
     minThreads: opts.workers,
     maxThreads: opts.workers,
-    maxQueue: opts.queueMax,
+    // The bound is kept here (below): piscina is handed at most one task per worker, so its own
+    // queue, this size, never refuses one.
+    maxQueue: opts.workers,
     concurrentTasksPerWorker: 1,
     idleTimeout: Number.POSITIVE_INFINITY,
     resourceLimits: WORKER_RESOURCE_LIMITS,
   })
   // Without a listener, a worker's start-up error would be rethrown as an uncaught exception.
   pool.on('error', (err) => opts.onWorkerError?.(err))
+  // Workers removed (died, or terminated by a time limit). piscina removes a worker before it
+  // fails the task that worker was running, so a task that fails after a removal may have lost
+  // its worker; piscina's errors carry no code or class to tell that otherwise.
+  let workersRemoved = 0
+  pool.on('workerDestroy', () => workersRemoved++)
   // Fair share. Every analysis holds a place from admission (before its quota is counted) until
   // it settles; the pool has `workers + queueMax` places, and keeps the bound itself (piscina's
   // own maxQueue does not hold for tasks with an abort signal, which it keeps in a second queue
@@ -254,6 +261,7 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
         throw err
       }
       const state = newTaskState()
+      const removedBefore = workersRemoved
       const task = pool
         .run({ text, options, state }, { signal: timeout })
         .then((result) => {
@@ -273,8 +281,9 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
       } catch (err) {
         if (timeout.aborted) throw timeoutError()
         if (err instanceof AbandonedExtraction || signal?.aborted) throw err
-        if (err instanceof Error && /queue is at limit/i.test(err.message)) throw overloadedError()
-        if (err instanceof Error && /terminated|exited|worker/i.test(err.message) && !(err instanceof ServiceUnavailableError)) {
+        // A worker removed meanwhile: this task's, most likely (an extraction that throws, a bug,
+        // at the moment another worker goes would be reported the same way; both are retryable).
+        if (workersRemoved > removedBefore && !(err instanceof ServiceUnavailableError)) {
           opts.onWorkerError?.(err)
           throw new ServiceUnavailableError('ANALYSIS_FAILED', 'The analysis worker stopped unexpectedly; it has been replaced, retry the request', 1)
         }

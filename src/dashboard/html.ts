@@ -7,6 +7,7 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 // Control characters (other than tab and line breaks) have no place in a page; a value echoed
 // back from a form shows U+FFFD for them, as a browser would for a NUL.
 export function escapeHtml(value: unknown): string {
+  // eslint-disable-next-line no-control-regex -- the control characters are what it replaces
   return String(value).replace(/[&<>"'`\0-\x08\x0b\x0c\x0e-\x1f\x7f]/g, (c) => ESCAPES[c] ?? '\ufffd')
 }
 

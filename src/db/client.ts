@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import type { Sql } from 'postgres'
 import { sql } from 'drizzle-orm'
 import * as schema from './schema/index.ts'
 import { acquireDataDirLock, type DataDirLock } from './lock.ts'
@@ -91,7 +92,7 @@ async function openPostgres(url: string, max: number, timeoutMs: number | undefi
  * reserved connection makes exactly one of them run the migrations while the others wait,
  * instead of racing on CREATE TABLE. The migrator runs on the pool's other connections.
  */
-async function migrateOnce(client: import('postgres').Sql, run: () => Promise<void>): Promise<void> {
+async function migrateOnce(client: Sql, run: () => Promise<void>): Promise<void> {
   const reserved = await client.reserve()
   try {
     await reserved`select pg_advisory_lock(7336221)`

@@ -65,7 +65,7 @@ function boundedQuery(q: PendingQuery, ms: number, expired?: () => boolean): Pen
   q.then = function (this: PendingQuery, onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown) {
     raced ??= expired?.()
       ? Promise.reject(new DatabaseTimeoutError(ms, Promise.resolve(undefined)))
-      : withDeadline(then.call(q, (v: unknown) => v) as Promise<unknown>, ms, () => {
+      : withDeadline(then.call(q, (v: unknown) => v), ms, () => {
           if (!q.state) void q.cancel()
         })
     return raced.then(onFulfilled, onRejected)
@@ -83,7 +83,7 @@ export function postgresWithDeadline(sql: Sql, ms: number): Sql {
     new Proxy(target, {
       get(t, prop, receiver) {
         if (prop === 'unsafe') {
-          return (query: string, params?: unknown[], options?: object) => boundedQuery(t.unsafe(query, params as never, options as never) as PendingQuery, ms, expired)
+          return (query: string, params?: unknown[], options?: object) => boundedQuery(t.unsafe(query, params as never, options) as PendingQuery, ms, expired)
         }
         if (prop === 'begin' && !expired) {
           return (...args: unknown[]) => {
@@ -98,7 +98,7 @@ export function postgresWithDeadline(sql: Sql, ms: number): Sql {
             })
           }
         }
-        return Reflect.get(t, prop, receiver)
+        return Reflect.get(t, prop, receiver) as unknown
       },
     })
   return wrap(sql)
@@ -131,8 +131,8 @@ export function pgliteWithDeadline(client: PGlite, ms: number): PGlite {
         }
       }
       // The target as receiver: PGlite's getters read its private fields.
-      const v = Reflect.get(t, prop)
-      return typeof v === 'function' ? v.bind(t) : v
+      const v = Reflect.get(t, prop) as unknown
+      return typeof v === 'function' ? (v as (...args: unknown[]) => unknown).bind(t) : v
     },
   })
 }

@@ -46,7 +46,7 @@ function readLock(path: string): { holder: Holder; id: string } | undefined {
   }
   let holder: Holder = {}
   try {
-    holder = JSON.parse(raw)
+    holder = JSON.parse(raw) as Holder
   } catch {
     // unreadable: a stale lock of no one
   }

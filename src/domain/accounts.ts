@@ -1,5 +1,6 @@
 import { DomainError } from '../errors.ts'
 import type { Repositories } from '../db/repositories/index.ts'
+import { isUniqueViolation } from '../db/errors.ts'
 import type { Clock } from './clock.ts'
 
 export const PLAN_NAMES = ['free', 'starter', 'pro', 'business'] as const
@@ -34,7 +35,7 @@ export async function createAccount(
     return await deps.repos.accounts.insert({ email, passwordHash: input.passwordHash ?? null, plan: plan.name, cycleAnchor: deps.clock() })
   } catch (err) {
     // Two sign-ups racing on one email: the unique index decides.
-    if (String((err as { code?: string }).code ?? (err as Error).message).includes('23505') || /unique/i.test(String(err))) {
+    if (isUniqueViolation(err)) {
       throw new DomainError('EMAIL_TAKEN', `An account with email "${email}" already exists`)
     }
     throw err

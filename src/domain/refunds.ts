@@ -46,7 +46,8 @@ export function createRefundQueue(deps: {
     if (timer || queue.length === 0) return
     timer = setTimeout(() => {
       timer = undefined
-      flush().finally(schedule)
+      // drain() never rejects: a refund that fails stays queued for the next round.
+      void flush().finally(schedule)
     }, deps.intervalMs ?? 1000)
     timer.unref()
   }

@@ -1,10 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { operations } from '../../generated/api-types.ts'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { components } from '../../generated/api-types.ts'
 import { analyzeResponseBody } from '../analysis/response-body.ts'
 import { analyzeForAccount, type ClientConnection } from '../analysis/service.ts'
 import { ClientClosedError } from '../errors.ts'
-
-type AnalyzeBody = operations['analyzeText']['requestBody']['content']['application/json']
+import type { JsonText, OperationHandler } from '../openapi.ts'
 
 /**
  * Whether the client of one request has gone. The AbortController is made only when an
@@ -34,10 +33,10 @@ class ClientWatch implements ClientConnection {
 }
 
 /** POST /v1/analyze: body already authenticated and validated by the route table. */
-export function analyzeText(app: FastifyInstance) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<string> => {
+export function analyzeText(app: FastifyInstance): OperationHandler<'analyzeText'> {
+  return async (request, reply) => {
     const started = performance.now()
-    const body = request.body as AnalyzeBody
+    const body = request.body
     // A client that hangs up before the answer is not charged for it. The response's 'close'
     // (not the request's, which on Node ≥16 fires as soon as the body has been read) tells
     // whether the connection went away before the answer was written.
@@ -48,9 +47,9 @@ export function analyzeText(app: FastifyInstance) {
     try {
       const { analysis, cached, entry } = await analyzeForAccount(app.ctx, request.account!, body, client)
       const meta = { model: analysis.model, language: analysis.language, processingMs: Math.round((performance.now() - started) * 100) / 100, cached }
-      // JSON text of the AnalyzeResult schema; Fastify sends a string as it is.
+      // JSON text of the AnalyzeResult schema (test/contract checks it); Fastify sends a string as it is.
       reply.type('application/json; charset=utf-8')
-      return analyzeResponseBody(analysis, body, meta, entry)
+      return analyzeResponseBody(analysis, body, meta, entry) as JsonText<components['schemas']['AnalyzeResult']>
     } finally {
       reply.raw.off('close', onClose)
     }

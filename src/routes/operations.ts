@@ -1,13 +1,14 @@
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import type { OperationHandler } from '../openapi.ts'
 
 /** GET /healthz: the process answers. */
-export function getHealth() {
-  return async () => ({ status: 'ok' as const })
+export function getHealth(): OperationHandler<'getHealth'> {
+  return async () => ({ status: 'ok' })
 }
 
 /** GET /readyz: the database answers within a second and the model is loaded. */
-export function getReadiness(app: FastifyInstance) {
-  return async (_request: unknown, reply: FastifyReply) => {
+export function getReadiness(app: FastifyInstance): OperationHandler<'getReadiness'> {
+  return async (_request, reply) => {
     const database = await Promise.race([
       app.ctx.database.ping().then(
         () => 'ok' as const,
@@ -24,8 +25,8 @@ export function getReadiness(app: FastifyInstance) {
 }
 
 /** GET /metrics: Prometheus text format. */
-export function getMetrics(app: FastifyInstance) {
-  return async (_request: unknown, reply: FastifyReply) => {
+export function getMetrics(app: FastifyInstance): OperationHandler<'getMetrics'> {
+  return async (_request, reply) => {
     reply.type(app.metrics.registry.contentType)
     return app.metrics.registry.metrics()
   }

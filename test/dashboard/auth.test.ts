@@ -1,7 +1,6 @@
 // Accounts: sign-up, log in, session cookie, no email disclosure, error pages.
 import t from 'tap'
-import { eq } from 'drizzle-orm'
-import { buildTestApp, DRIVERS, manualClock } from '../helpers/app.ts'
+import { buildTestApp, DRIVERS } from '../helpers/app.ts'
 import { sessions, apiTokens } from '../../src/db/schema/index.ts'
 import { sha256 } from '../../src/dashboard/store.ts'
 import { DashboardClient, PASSWORD, csrfOf, text } from './client.ts'

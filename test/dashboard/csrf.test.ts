@@ -1,13 +1,7 @@
 // CSRF: every state-changing form is refused without the right token or from another site.
 import t from 'tap'
-import { eq } from 'drizzle-orm'
-import { buildTestApp, DRIVERS, manualClock } from '../helpers/app.ts'
-import { sessions, apiTokens } from '../../src/db/schema/index.ts'
-import { sha256 } from '../../src/dashboard/store.ts'
-import { DashboardClient, PASSWORD, csrfOf, text } from './client.ts'
-
-/** A page's text without its per-request CSRF token, for "indistinguishable" comparisons. */
-const neutral = (body: string) => body.replace(/name="_csrf" value="[^"]*"/g, '')
+import { buildTestApp, DRIVERS } from '../helpers/app.ts'
+import { DashboardClient, PASSWORD, text } from './client.ts'
 
 for (const driver of DRIVERS) {
   t.test(`[${driver}] CSRF: every state-changing form is refused without the right token`, async (t) => {

@@ -6,7 +6,7 @@ for (const button of document.querySelectorAll('button[data-copy]')) {
     const field = document.getElementById(button.dataset.copy)
     const status = document.getElementById(button.dataset.status)
     field.select()
-    let ok = false
+    let ok
     try {
       await navigator.clipboard.writeText(field.value)
       ok = true

@@ -146,7 +146,7 @@ ${
     const session = requireSession(request, reply)
     if (!session) return reply
     const s = await snapshot(session)
-    const key = String((request.query as Record<string, unknown>).notice ?? '')
+    const key = String((request.query as Record<string, string | string[] | undefined>).notice ?? '')
     const notices: Record<string, string> = {
       upgrade: `You are now on the ${s.plan.name} plan: ${s.plan.dailyLimit.toLocaleString('en-US')} requests a day, from now on. The prorated charge is in the ledger below.`,
       downgrade_scheduled: s.pending ? `The downgrade to ${s.pending.plan} is scheduled for ${formatTime(s.pending.at)}. No charge.` : 'The downgrade is scheduled.',
@@ -158,7 +158,7 @@ ${
   app.get('/plan/change', async (request, reply) => {
     const session = requireSession(request, reply)
     if (!session) return reply
-    const toPlan = String((request.query as Record<string, unknown>).plan ?? '')
+    const toPlan = String((request.query as Record<string, string | string[] | undefined>).plan ?? '')
     try {
       return sendPage(reply, 200, await previewPage(session, toPlan))
     } catch (err) {

@@ -3,9 +3,8 @@
 // It runs the very analysis POST /v1/analyze runs for the account, through the same request
 // check, so it is counted against the daily quota like an API call.
 import type { FastifyInstance } from 'fastify'
-import type { ValidateFunction } from 'ajv'
 import type { components } from '../../../generated/api-types.ts'
-import * as validators from '../../../generated/validators.js'
+import { analyzeText as validateRequest } from '../../../generated/validators.js'
 import { ApiError } from '../../errors.ts'
 import { validationError } from '../../plugins/app/openapi-routes.ts'
 import { analyzeForAccount, applyOptions } from '../../analysis/service.ts'
@@ -23,7 +22,6 @@ import { lookup, pageUser, requireSession, requireSessionPost, sendPage } from '
 
 type AnalyzeRequest = components['schemas']['AnalyzeRequest']
 
-const validateRequest = validators.validateAnalyzeRequest as ValidateFunction
 
 /** UTF-16 offsets: the page slices the text as a JavaScript string does. */
 const ENCODING = 'utf16' as const

@@ -27,7 +27,7 @@ function deadlinePassed(err: unknown): DatabaseTimeoutError | undefined {
  * object holding them) counted: `used` is the last column of each, null or absent when not.
  */
 function countedIn(raw: unknown): boolean {
-  const rows = Array.isArray(raw) ? raw : (raw as { rows?: unknown[] } | undefined)?.rows
+  const rows = Array.isArray(raw) ? (raw as unknown[]) : (raw as { rows?: unknown[] } | undefined)?.rows
   const row = rows?.[0]
   return Array.isArray(row) && row.length > 0 && row[row.length - 1] !== null && row[row.length - 1] !== undefined
 }

@@ -55,7 +55,9 @@ export function toApiError(err: FastifyError | Error): ApiError | undefined {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new BadRequestError('INVALID_BODY', 'The Content-Length header does not match the body')
   }
-  if (e.statusCode === 400 && (err instanceof SyntaxError || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /JSON|prototype/i.test(err.message))) {
+  // Fastify's JSON parser refuses malformed JSON and prototype poisoning alike with this code; a
+  // parser's own SyntaxError is the same fault.
+  if (e.statusCode === 400 && (err instanceof SyntaxError || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY')) {
     return new BadRequestError('INVALID_JSON', `The request body is not valid JSON: ${err.message.slice(0, 200)}`)
   }
   if (isDatabaseDown(err)) {

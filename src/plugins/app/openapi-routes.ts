@@ -3,24 +3,29 @@
 // the generated validator, and its security taken from the spec. An operation without a
 // handler fails at start-up instead of silently answering 404.
 import fp from 'fastify-plugin'
-import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import spec from '../../../generated/openapi.json' with { type: 'json' }
-import * as validators from '../../../generated/validators.js'
+import { bodyValidators } from '../../../generated/validators.js'
 import { BadRequestError } from '../../errors.ts'
 import { invalidLanguageHint } from '../../domain/languages.ts'
-
-export type OperationHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>
-
-/** operationId → validator of its JSON request body (named after the body's schema). */
-const BODY_VALIDATORS: Record<string, ValidateFunction> = {
-  analyzeText: validators.validateAnalyzeRequest as ValidateFunction,
-}
+import type { OperationHandler, OperationHandlers, OperationId, OperationRoute } from '../../openapi.ts'
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
+type Method = (typeof METHODS)[number]
+
+/** What the route table reads of an operation of the spec. */
+interface SpecOperation {
+  operationId: OperationId
+  security?: unknown[]
+  requestBody?: unknown
+}
+
+const PATHS = spec.paths as Record<string, Partial<Record<Method, SpecOperation>>>
+const SECURITY: unknown[] = spec.security
 
 /** Each path of the spec as a pattern, with the methods it has (a GET route answers HEAD too). */
-const PATH_METHODS = Object.entries(spec.paths as Record<string, Record<string, unknown>>).map(([path, item]) => {
+const PATH_METHODS = Object.entries(PATHS).map(([path, item]) => {
   const methods = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase())
   if (methods.includes('GET')) methods.splice(methods.indexOf('GET') + 1, 0, 'HEAD')
   const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
@@ -82,39 +87,57 @@ export function validationError(err: ErrorObject, body: unknown): BadRequestErro
   return new BadRequestError('VALIDATION_ERROR', `"${name}" ${err.message}`)
 }
 
+/** Validators by operationId: looked up for each operation the spec lists. */
+const BODY_VALIDATORS: Partial<Record<OperationId, ValidateFunction>> = bodyValidators
+
+interface RouteOptions<Id extends OperationId> {
+  method: Method
+  path: string
+  operation: SpecOperation & { operationId: Id }
+  handler: OperationHandler<Id>
+  tokenCheck: { deferrable: boolean }
+}
+
+/** One operation as a Fastify route, typed by its operationId. */
+function addRoute<Id extends OperationId>(app: FastifyInstance, { method, path, operation: op, handler, tokenCheck }: RouteOptions<Id>): void {
+  const secured = (op.security ?? SECURITY).length > 0
+  const validate = BODY_VALIDATORS[op.operationId]
+  if (op.requestBody && !validate) throw new Error(`openapi-routes: operation "${op.operationId}" has a body but no generated validator`)
+  app.route<OperationRoute<Id>>({
+    method: method.toUpperCase(),
+    url: path.replace(/\{(\w+)\}/g, ':$1'),
+    // The token, then its burst limit: both before the body is read.
+    onRequest: secured
+      ? async (request: FastifyRequest) => {
+          await app.requireToken(request, tokenCheck)
+          app.limitRate(request)
+        }
+      : undefined,
+    preValidation: validate
+      ? async (request) => {
+          if (!validate(request.body)) throw validationError(validate.errors![0], request.body)
+        }
+      : undefined,
+    handler,
+  })
+}
+
 export default fp<{
-  handlers: Record<string, OperationHandler>
+  handlers: OperationHandlers
   /** Operations whose token may be checked together with their quota reservation (auth plugin). */
-  deferTokenCheck?: string[]
+  deferTokenCheck?: OperationId[]
 }>(
   async (app, opts) => {
-    for (const [path, item] of Object.entries(spec.paths as Record<string, Record<string, any>>)) {
+    for (const [path, item] of Object.entries(PATHS)) {
       for (const method of METHODS) {
-        const op = item[method]
-        if (!op) continue
-        const handler = opts.handlers[op.operationId]
-        if (!handler) throw new Error(`openapi-routes: operation "${op.operationId}" (${method.toUpperCase()} ${path}) is not implemented`)
-        const secured = (op.security ?? spec.security ?? []).length > 0
-        const tokenCheck = { deferrable: opts.deferTokenCheck?.includes(op.operationId) ?? false }
-        const validate = BODY_VALIDATORS[op.operationId]
-        if (op.requestBody && !validate) throw new Error(`openapi-routes: operation "${op.operationId}" has a body but no generated validator`)
-        app.route({
-          method: method.toUpperCase() as 'GET',
-          url: path.replace(/\{(\w+)\}/g, ':$1'),
-          // The token, then its burst limit: both before the body is read.
-          onRequest: secured
-            ? async (request: FastifyRequest) => {
-                await app.requireToken(request, tokenCheck)
-                app.limitRate(request)
-              }
-            : undefined,
-          preValidation: validate
-            ? async (request) => {
-                if (!validate(request.body)) throw validationError(validate.errors![0], request.body)
-              }
-            : undefined,
-          handler: handler as RouteHandlerMethod,
-        })
+        const operation = item[method]
+        if (!operation) continue
+        // The spec is read at run time, so its operationId is any of them: each handler is
+        // typed for its own operation where it is written (OperationHandlers).
+        const handler = opts.handlers[operation.operationId] as OperationHandler<OperationId> | undefined
+        if (!handler) throw new Error(`openapi-routes: operation "${operation.operationId}" (${method.toUpperCase()} ${path}) is not implemented`)
+        const tokenCheck = { deferrable: opts.deferTokenCheck?.includes(operation.operationId) ?? false }
+        addRoute(app, { method, path, operation, handler, tokenCheck })
       }
     }
   },
