@@ -303,21 +303,25 @@ export function trainNer(opts: NerTrainOptions): void {
     const avg = averaged(w, u, c, names.length)
     const dev = devSet.length ? spanF1(devSet, names, avg, gazetteer, skip, clusters) : ''
     console.log(`ner: epoch ${epoch} errors ${errors} ${dev} (${Math.round((Date.now() - t0) / 1000)} s)`)
+    // `TEA_NER_SNAPSHOTS=1` also writes each epoch's model (ner-e<N>.bin.gz), to choose the epoch count in one run.
+    if (process.env.TEA_NER_SNAPSHOTS && epoch < opts.epochs) write(avg, opts.out.replace(/\.bin\.gz$/, `-e${epoch}.bin.gz`))
   }
+  write(averaged(w, u, c, names.length), opts.out)
 
-  const avg = averaged(w, u, c, names.length)
-  // Rows that never matter are dropped to keep the file small.
-  const keep: number[] = []
-  for (let k = 0; k < names.length; k++) {
-    let m = 0
-    for (let t = 0; t < NTAGS; t++) m = Math.max(m, Math.abs(avg[k * NTAGS + t]))
-    if (m >= Number(process.env.TEA_PRUNE ?? 0.5)) keep.push(k)
+  function write(avg: Float32Array, out: string): void {
+    // Rows that never matter are dropped to keep the file small.
+    const keep: number[] = []
+    for (let k = 0; k < names.length; k++) {
+      let m = 0
+      for (let t = 0; t < NTAGS; t++) m = Math.max(m, Math.abs(avg[k * NTAGS + t]))
+      if (m >= Number(process.env.TEA_PRUNE ?? 0.5)) keep.push(k)
+    }
+    const outW = new Float32Array(keep.length * NTAGS)
+    keep.forEach((k, j) => outW.set(avg.subarray(k * NTAGS, (k + 1) * NTAGS), j * NTAGS))
+    const file = encodeTagger(Int32Array.from(keep.map((k) => names[k])), outW, gazetteer, skip, clusterArrays)
+    writeFileSync(out, file)
+    console.log(`ner: wrote ${path.relative(REPO_ROOT, out)} (${keep.length} features, ${(file.length / 1e6).toFixed(2)} MB)`)
   }
-  const outW = new Float32Array(keep.length * NTAGS)
-  keep.forEach((k, j) => outW.set(avg.subarray(k * NTAGS, (k + 1) * NTAGS), j * NTAGS))
-  const file = encodeTagger(Int32Array.from(keep.map((k) => names[k])), outW, gazetteer, skip, clusterArrays)
-  writeFileSync(opts.out, file)
-  console.log(`ner: wrote ${path.relative(REPO_ROOT, opts.out)} (${keep.length} features, ${(file.length / 1e6).toFixed(2)} MB)`)
 }
 
 function averaged(w: Float64Array, u: Float64Array, c: number, rowsUsed: number): Float32Array {

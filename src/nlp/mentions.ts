@@ -5,7 +5,7 @@ import { loadTagger, tagDocument } from './tagger.ts'
 import { MAX_ENTITIES_PER_TYPE } from './types.ts'
 import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, phraseHash } from './features.ts'
 import { FORMAT_RULES } from './format-rules.ts'
-import { confidenceFeatures, confidenceOf, loadConfidenceModel, type ConfidenceModel } from './confidence.ts'
+import { REPORT_CUT, confidenceFeatures, confidenceOf, loadConfidenceModel, type ConfidenceModel } from './confidence.ts'
 
 // Resolved from this file so that it works from any working directory and in worker threads.
 let tagger = loadTagger(new URL('../../models/ner.bin.gz', import.meta.url))
@@ -135,6 +135,10 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
       if (e > 0) {
         out.push(mentionFromTokens(doc.text, doc.tokens, s.first, e, 'ORG'))
         for (let k = s.last; k < e; k++) taken[k] = 1
+      } else if (!noisy && placeApposition(doc, s.first, s.last)) {
+        // "Kecskemet (site of the printing house)", "Lutsk, a city in Ukraine": what the name is
+        // described as is a place.
+        out.push(mentionFromTokens(doc.text, doc.tokens, s.first, s.last, 'LOC'))
       }
       continue
     }
@@ -254,6 +258,23 @@ function institutionEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array)
   const t = doc.tokens
   if (b - a > 2 || b >= t.length || taken[b] || t[b].sent !== t[a].sent || !INSTITUTION.test(t[b].text)) return -1
   return wordGaz(t[b - 1].text) & GAZ_DEMONYM ? b + 1 : -1
+}
+
+const PLACE_NOUN = /^(?:site|town|city|village|capital|port|suburb|province|district|county|region|state|country|island|municipality|birthplace|hometown)$/
+
+/**
+ * [a, b), one to three capitalised words, followed by an apposition that says it is a place: "(" or
+ * ",", an optional article, a place noun and "of" / "in" / "near" ("( site of the…", ", a town in…").
+ * A nationality stays what it is ("Germans, a people of…" has no place noun anyway).
+ */
+function placeApposition(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b - a > 3 || b + 2 >= t.length || (t[b].text !== '(' && t[b].text !== ',') || t[b].sent !== t[a].sent) return false
+  for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text)) return false
+  if (b - a === 1 && wordGaz(t[a].text) & GAZ_DEMONYM) return false
+  let k = b + 1
+  if (/^(?:a|an|the)$/i.test(t[k].text)) k++
+  return k + 1 < t.length && t[k + 1].sent === t[a].sent && PLACE_NOUN.test(t[k].text) && /^(?:of|in|near)$/.test(t[k + 1].text)
 }
 
 const PLACE_HEAD = /^(?:Palace|Sea|Gulf|Bay|Isle|Strait|Cape|Lake|Mount)$/
@@ -452,8 +473,8 @@ export function nameClasses(name: string): number {
 
 /**
  * Canonical entities, most salient first, at most MAX_ENTITIES_PER_TYPE of each type, each with
- * its confidence; an entity under its type's cut (the model file's, at most 0.5, chosen by
- * out-of-fold F1) is dropped unless `all` is set (fitting the confidence model needs them all).
+ * its confidence; an entity more likely wrong than right (under REPORT_CUT) is dropped unless
+ * `all` is set (fitting the confidence model needs them all).
  */
 export function extractEntities(doc: Tokenized, options: { all?: boolean } = {}): Entity[] {
   confidenceModel ??= loadConfidenceModel(CONFIDENCE_FILE)
@@ -461,7 +482,7 @@ export function extractEntities(doc: Tokenized, options: { all?: boolean } = {})
   const out: Entity[] = []
   for (const { entity: e, features } of entityCandidates(doc)) {
     e.confidence = confidenceOf(confidenceModel, features)
-    if (!options.all && e.confidence < confidenceModel.cut[e.type]) continue
+    if (!options.all && e.confidence < REPORT_CUT) continue
     const n = perType.get(e.type) ?? 0
     if (n >= MAX_ENTITIES_PER_TYPE) continue
     perType.set(e.type, n + 1)
