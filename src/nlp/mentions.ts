@@ -200,6 +200,11 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     // "the [12th] Brigade": an ordinal before a military unit's name belongs to it.
     if (type === 'ORG' && !noisy && a > 0 && !taken[a - 1] && a === s.first && ORDINAL.test(doc.tokens[a - 1].text) && UNIT.test(doc.tokens[a].text) &&
       doc.tokens[a - 1].sent === doc.tokens[a].sent) a--
+    // "the PlayStation 5", "the Boeing 747": a name after an article, then a model number, names a product.
+    if ((type === 'ORG' || type === 'OBJ') && !noisy) {
+      const e = modelNumberEnd(doc, a, b, taken)
+      if (e > 0) { b = e; type = 'OBJ' }
+    }
     // A title inside a place's or organization's name, then a person's name up to its end: the
     // tagger ran two names together ("CNEN Radioprotection Director Laercio Vinhas").
     if (type !== 'PER' && !noisy) {
@@ -433,6 +438,24 @@ function customerDescriptor(doc: Tokenized, a: number, b: number): boolean {
     if (wordGaz(t[i].text) & GAZ_COMMON) ordinary = true
   }
   return ordinary && !(phraseGaz(ws) & GAZ_KNOWN_NAME)
+}
+
+const MODEL_NUMBER = /^(?:\d{1,3}|\p{Lu}{1,2}\d{1,4}\p{Ll}?)$/u
+const ARTICLE = /^(?:the|a|an|its|their|new)$/i
+const QUANTITY_AFTER = /^(?:[\d%–-].*|percent|per|million|billion|points?|years?|months?|weeks?|days?|hours?|minutes?|times|to|of|and|or)$/i
+
+/**
+ * [a, b), one or two words after an article, followed by an untagged model number ("the
+ * PlayStation 5", "a Boeing 747", "the Galaxy S24"): the end of the product's name, or -1. Not a
+ * year (four digits), nor a number that starts a quantity, a score or a range ("the Fed 5
+ * percent", "Ajax 3 PSV 1" has no article).
+ */
+function modelNumberEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array): number {
+  const t = doc.tokens
+  if (b - a > 2 || a === 0 || b >= t.length || taken[b] || !ARTICLE.test(t[a - 1].text) || t[a - 1].sent !== t[a].sent || t[b].sent !== t[a].sent) return -1
+  if (!MODEL_NUMBER.test(t[b].text)) return -1
+  if (b + 1 < t.length && t[b + 1].sent === t[b].sent && QUANTITY_AFTER.test(t[b + 1].text)) return -1
+  return b + 1
 }
 
 const MONTH_ABBR = /^(?:Feb|Apr|Aug|Sept?|Oct|Nov|Dec)\.?$/
