@@ -25,7 +25,7 @@ export const CONFIDENCE_FEATURES = [
   'ruleOnly', 'someRule', 'logMentions', 'oneMention', 'voteShare',
   'words1', 'words2', 'words3+', 'allCaps', 'hasDigit', 'hasLower', 'short',
   'trainedSameType', 'trainedOtherType', 'knownForType', 'common', 'demonym', 'sentenceInitialOnly', 'informal',
-  'informal×PER', 'informal×ORG', 'informal×LOC', 'informal×OBJ', 'hasDigit×OBJ', 'knownForType×OBJ', 'trainedSameType×OBJ',
+  'informal×PER', 'informal×ORG', 'informal×LOC', 'informal×OBJ', 'hasDigit×OBJ', 'knownForType×OBJ', 'trainedSameType×OBJ', 'stated',
 ] as const
 
 export interface EntityEvidence {
@@ -36,6 +36,8 @@ export interface EntityEvidence {
   /** Every mention starts its sentence. */
   sentenceInitialOnly: boolean
   informal: boolean
+  /** A mention's context states the entity's type (Mention.stated). */
+  stated: boolean
 }
 
 const squash = (m: number) => Math.log1p(Math.max(0, m))
@@ -80,6 +82,7 @@ export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array 
   x[k++] = e.type === 'OBJ' && /\p{N}/u.test(e.name) ? 1 : 0
   x[k++] = e.type === 'OBJ' && classes & KNOWN.OBJ ? 1 : 0
   x[k++] = e.type === 'OBJ' && classes & TRAINED.OBJ ? 1 : 0
+  x[k++] = ev.stated ? 1 : 0
   return x
 }
 

@@ -138,7 +138,7 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
       } else if (!noisy && placeApposition(doc, s.first, s.last)) {
         // "Kecskemet (site of the printing house)", "Lutsk, a city in Ukraine": what the name is
         // described as is a place.
-        out.push(mentionFromTokens(doc.text, doc.tokens, s.first, s.last, 'LOC'))
+        out.push({ ...mentionFromTokens(doc.text, doc.tokens, s.first, s.last, 'LOC'), stated: true })
       }
       continue
     }
@@ -162,11 +162,14 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     // No person's name ends in "District" or "Parish": the tagger read a place as a name
     // ("Dan Sai District", "Cameron Parish"). Organizations keep theirs ("Derby County").
     let type: EntityType = headType ?? s.type
+    // The context states the type (for the confidence model: evidence besides the tagger's).
+    let stated = false
     if (type === 'PER' && b - a > 1 && PLACE_DESIGNATOR.test(doc.tokens[b - 1].text)) type = 'LOC'
-    else if (type !== 'PER' && !noisy && personShaped(doc, a, b)) type = 'PER'
+    else if (type !== 'PER' && !noisy && personShaped(doc, a, b)) { type = 'PER'; stated = true }
     // "Ms. Carpenter" read as an organization: Mr, Mrs and Ms only stand before people.
     if (type !== 'PER' && !noisy && b - a > 1 && HONORIFIC.test(doc.tokens[a].text)) {
       type = 'PER'
+      stated = true
       // "Ms. Ferraro Carpenter of the Treasury": the person's name ends before "of".
       for (let k = a + 2; k < b - 1; k++) if (doc.tokens[k].text === 'of') { b = k; break }
     }
@@ -186,24 +189,27 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     }
     // "Lazutkin , former first deputy general director of…", "Radovan Karadzic , leader of…": a
     // name followed by an apposition that gives a person's role is a person's.
-    if (type !== 'PER' && !noisy && appositiveRole(doc, a, b)) type = 'PER'
+    if (type !== 'PER' && !noisy && appositiveRole(doc, a, b)) { type = 'PER'; stated = true }
     // "Lumora , a provider of payroll software", "chief executive officer of Lumora": what a
     // business is described as, or what an officer heads, is an organization.
-    if ((type === 'PER' || type === 'OBJ') && !noisy && b - a === 1 && (companyApposition(doc, a, b) || officerOf(doc, a))) type = 'ORG'
+    if ((type === 'PER' || type === 'OBJ') && !noisy && b - a === 1 && (companyApposition(doc, a, b) || officerOf(doc, a))) { type = 'ORG'; stated = true }
     // "10,000 Enterprise Cloud customers": capitalised words between a number and a plural of
     // who buys or uses something describe the customers; they name no one.
     if (!noisy && customerDescriptor(doc, a, b)) continue
     // Only people are assassinated or murdered ("the assassination of Lincoln", "assassinated Lincoln").
-    if (type !== 'PER' && !noisy && victimName(doc, a, b)) type = 'PER'
+    if (type !== 'PER' && !noisy && victimName(doc, a, b)) { type = 'PER'; stated = true }
     // "Richardson 's hometown", "Dole 's wife": only people have kin, a hometown or an assassin.
-    if (type !== 'PER' && !noisy && kinPossessor(doc, a, b)) type = 'PER'
+    if (type !== 'PER' && !noisy && kinPossessor(doc, a, b)) { type = 'PER'; stated = true }
     // "the [12th] Brigade": an ordinal before a military unit's name belongs to it.
     if (type === 'ORG' && !noisy && a > 0 && !taken[a - 1] && a === s.first && ORDINAL.test(doc.tokens[a - 1].text) && UNIT.test(doc.tokens[a].text) &&
       doc.tokens[a - 1].sent === doc.tokens[a].sent) a--
-    // "the PlayStation 5", "the Boeing 747": a name after an article, then a model number, names a product.
-    if ((type === 'ORG' || type === 'OBJ') && !noisy) {
-      const e = modelNumberEnd(doc, a, b, taken)
-      if (e > 0) { b = e; type = 'OBJ' }
+    // "the PlayStation 5", "the Boeing 747": a name after an article, then a model number, names a
+    // product; so does a name of two or more words before a kind of product ("the Bose
+    // QuietComfort headphones").
+    if ((type === 'ORG' || type === 'OBJ' || type === 'PER') && !noisy) {
+      const e = type === 'PER' ? -1 : modelNumberEnd(doc, a, b, taken)
+      if (e > 0) { b = e; type = 'OBJ'; stated = true }
+      else if (productNamed(doc, a, b)) { type = 'OBJ'; stated = true }
     }
     // A title inside a place's or organization's name, then a person's name up to its end: the
     // tagger ran two names together ("CNEN Radioprotection Director Laercio Vinhas").
@@ -224,13 +230,14 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
       out.push(mentionFromTokens(doc.text, doc.tokens, st, st + 1, 'LOC'))
       continue
     }
-    out.push(mentionFromTokens(doc.text, doc.tokens, a, b, type))
     // "the General Accounting Office ( GAO )": an untagged acronym in brackets right after an
-    // organization's name is an organization too.
-    if (type === 'ORG' && !noisy && b + 2 < doc.tokens.length && doc.tokens[b].text === '(' && doc.tokens[b + 2].text === ')' &&
-      !taken[b + 1] && doc.tokens[b + 1].sent === doc.tokens[a].sent && isAcronymOf(doc, a, b, doc.tokens[b + 1].text)) {
-      out.push(mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'))
-    }
+    // organization's name is an organization too, and confirms the name.
+    const acronym = type === 'ORG' && !noisy && b + 2 < doc.tokens.length && doc.tokens[b].text === '(' && doc.tokens[b + 2].text === ')' &&
+      !taken[b + 1] && doc.tokens[b + 1].sent === doc.tokens[a].sent && isAcronymOf(doc, a, b, doc.tokens[b + 1].text)
+    const m = mentionFromTokens(doc.text, doc.tokens, a, b, type)
+    if (stated || acronym) m.stated = true
+    out.push(m)
+    if (acronym) out.push({ ...mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'), stated: true })
   }
   const added = noisy ? [] : untaggedNames(doc, taken, misc)
   for (const m of added) out.push(m)
@@ -452,10 +459,23 @@ const QUANTITY_AFTER = /^(?:[\d%–-].*|percent|per|million|billion|points?|year
  */
 function modelNumberEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array): number {
   const t = doc.tokens
-  if (b - a > 2 || a === 0 || b >= t.length || taken[b] || !ARTICLE.test(t[a - 1].text) || t[a - 1].sent !== t[a].sent || t[b].sent !== t[a].sent) return -1
-  if (!MODEL_NUMBER.test(t[b].text)) return -1
-  if (b + 1 < t.length && t[b + 1].sent === t[b].sent && QUANTITY_AFTER.test(t[b + 1].text)) return -1
+  if (a === 0 || !ARTICLE.test(t[a - 1].text) || t[a - 1].sent !== t[a].sent) return -1
+  const quantity = (i: number) => i < t.length && t[i].sent === t[a].sent && QUANTITY_AFTER.test(t[i].text)
+  // The tagger's span may already hold the number ("the [Galaxy S24]").
+  if (b - a >= 2 && b - a <= 3 && MODEL_NUMBER.test(t[b - 1].text) && /^\p{Lu}/u.test(t[a].text) && !quantity(b)) return b
+  if (b - a > 2 || b >= t.length || taken[b] || t[b].sent !== t[a].sent) return -1
+  if (!MODEL_NUMBER.test(t[b].text) || quantity(b + 1)) return -1
   return b + 1
+}
+
+const PRODUCT_KIND = /^(?:headphones|earbuds|earphones|phone|phones|smartphone|smartphones|laptop|laptops|tablet|tablets|console|consoles|camera|cameras|speaker|speakers|smartwatch|headset|router|printer|television|TV|sedan|SUV|hatchback|pickup|vacuum|drone|app)$/
+
+/** [a, b), two or more capitalised words followed by a kind of product ("Bose QuietComfort headphones"). */
+function productNamed(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b - a < 2 || b >= t.length || t[b].sent !== t[a].sent || !PRODUCT_KIND.test(t[b].text)) return false
+  for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text) && !/\p{N}/u.test(t[i].text)) return false
+  return true
 }
 
 const MONTH_ABBR = /^(?:Feb|Apr|Aug|Sept?|Oct|Nov|Dec)\.?$/
@@ -529,9 +549,11 @@ export function entityCandidates(doc: Tokenized): { entity: Entity; features: Fl
 function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityType>, noisy: boolean) {
   let agreeing = 0
   let initial = true
+  let stated = false
   for (const m of e.mentions) {
     if (tagged.get(m) === e.type) agreeing++
+    if (m.stated && tagged.get(m) === e.type) stated = true
     if (m.first !== doc.sentences[m.sent].first) initial = false
   }
-  return { margins: e.mentions.map((m) => m.margin ?? NaN), agreeing, sentenceInitialOnly: initial, informal: noisy }
+  return { margins: e.mentions.map((m) => m.margin ?? NaN), agreeing, sentenceInitialOnly: initial, informal: noisy, stated }
 }
