@@ -200,6 +200,8 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     if (type !== 'PER' && !noisy && victimName(doc, a, b)) { type = 'PER'; stated = true }
     // "Richardson 's hometown", "Dole 's wife": only people have kin, a hometown or an assassin.
     if (type !== 'PER' && !noisy && kinPossessor(doc, a, b)) { type = 'PER'; stated = true }
+    // "headquartered in Redmond", "based in Lyon": no person is where something is based.
+    if (type === 'PER' && !noisy && seatName(doc, a, b)) { type = 'LOC'; stated = true }
     // "the [12th] Brigade": an ordinal before a military unit's name belongs to it.
     if (type === 'ORG' && !noisy && a > 0 && !taken[a - 1] && a === s.first && ORDINAL.test(doc.tokens[a - 1].text) && UNIT.test(doc.tokens[a].text) &&
       doc.tokens[a - 1].sent === doc.tokens[a].sent) a--
@@ -329,6 +331,16 @@ function victimName(doc: Tokenized, a: number, b: number): boolean {
   if (b < t.length && t[b].sent === t[a].sent && /^\p{Lu}/u.test(t[b].text)) return false
   if (VICTIM_VERB.test(t[a - 1].text)) return true
   return a > 1 && /^of$/i.test(t[a - 1].text) && VICTIM_NOUN.test(t[a - 2].text)
+}
+
+const SEAT_VERB = /^(?:headquartered|based|located|situated)$/i
+
+/** [a, b) is a name of one to three capitalised words right after "headquartered in", "based in"… */
+function seatName(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b - a > 3 || a < 2 || t[a - 2].sent !== t[a].sent || !/^in$/i.test(t[a - 1].text) || !SEAT_VERB.test(t[a - 2].text)) return false
+  for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text)) return false
+  return !(b < t.length && t[b].sent === t[a].sent && /^\p{Lu}/u.test(t[b].text))
 }
 
 /**

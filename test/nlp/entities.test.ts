@@ -132,6 +132,14 @@ t.test('a name whose apposition calls it a place is a place; other appositions d
   t.notOk(types('We played Monopoly, a game of chance, all night.').includes('LOC:Monopoly'))
 })
 
+t.test('a "person" where something is headquartered or based is a place; a product has a model number', async (t) => {
+  const types = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text}`)
+  t.ok(types('Microsoft is headquartered in Redmond.').includes('LOC:Redmond'))
+  t.notOk(types('The award was based in part on a report by Smith.').some((m) => m.startsWith('LOC:')))
+  t.ok(types('Sony released the PlayStation 5 in 2020.').includes('OBJ:PlayStation 5'))
+  t.notOk(types('The Yankees beat the Red Sox 5 to 3.').some((m) => m.startsWith('OBJ:')))
+})
+
 // Text of other domains than newswire: a press release with a dateline, a product review.
 t.test('press release: the company is an organization, a customer segment is no name', async (t) => {
   const e = run('BOSTON, May 12, 2025 /PRNewswire/ -- Lumora, a provider of payroll software, today announced a partnership with Vertex Health. Lumora expects to onboard 200 Hospital Network customers by June. "This is a big step for us," said Priya Shah, chief executive officer of Lumora.')
