@@ -44,8 +44,9 @@ const want = (task: string) => tasks.includes(task)
 
 if (want('ner')) {
   trainNer({
-    // Three epochs: with the training-name gazetteer, dev F1 peaks early (tuned on CoNLL-2003 dev).
-    epochs: Number(values.epochs ?? 3),
+    // One epoch: with the training-name gazetteer, dev F1 peaks early (CoNLL-2003 dev span F1
+    // 0.904 after one epoch, 0.900 after two, with newswire eight times per epoch).
+    epochs: Number(values.epochs ?? 1),
     minCount: Number(values['min-count'] ?? 2),
     seed: Number(process.env.TEA_NER_SEED ?? 20031),
     out: path.join(models, 'ner.bin.gz'),

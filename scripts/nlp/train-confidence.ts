@@ -6,7 +6,7 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { tokenize } from '../../src/nlp/tokens.ts'
-import { CONFIDENCE_FEATURES, type ConfidenceModel } from '../../src/nlp/confidence.ts'
+import { CONFIDENCE_FEATURES, REPORT_CUT, type ConfidenceModel } from '../../src/nlp/confidence.ts'
 import type { EntityType } from '../../src/nlp/entities.ts'
 import { entityCandidates, useModels } from '../../src/nlp/mentions.ts'
 import { REPO_ROOT, goldCanon } from './data.ts'
@@ -137,38 +137,29 @@ export async function trainConfidence(opts: { out: string; folds: number }): Pro
       byType.get(r.type)!.push(p)
     }
   }
-  const cut = cutsByType(byType, rows.gold!)
+  reportCuts(byType, rows.gold!)
   for (const [name, ps] of pairs) {
-    const kept = ps.filter((p) => p.conf >= 0.5)
-    console.log(`confidence: ${name.padEnd(32)} ECE ${ece(ps).ece.toFixed(4)} (${ps.length} entities; ${kept.length} kept, of them right ${(kept.filter((p) => p.correct).length / Math.max(1, kept.length)).toFixed(3)}; dropped right ${ps.filter((p) => p.conf < 0.5 && p.correct).length})`)
+    const kept = ps.filter((p) => p.conf >= REPORT_CUT)
+    console.log(`confidence: ${name.padEnd(32)} ECE ${ece(ps).ece.toFixed(4)} (${ps.length} entities; ${kept.length} kept, of them right ${(kept.filter((p) => p.correct).length / Math.max(1, kept.length)).toFixed(3)}; dropped right ${ps.filter((p) => p.conf < REPORT_CUT && p.correct).length})`)
   }
-  const model: ConfidenceModel = { format: 'tea-entity-confidence-2', features: [...CONFIDENCE_FEATURES], weights: fitLogistic(rows), cut }
+  const model: ConfidenceModel = { format: 'tea-entity-confidence-2', features: [...CONFIDENCE_FEATURES], weights: fitLogistic(rows) }
   writeFileSync(opts.out, JSON.stringify(model, null, 1) + '\n')
   console.log(`confidence: wrote ${path.relative(REPO_ROOT, opts.out)} (${Math.round((Date.now() - t0) / 1000)} s)`)
 }
 
 /**
- * Per type, the least confidence an entity needs to be reported: of 0 and the cuts up to 0.5, the
- * one with the best cross-fitted F1 over the out-of-fold entities of that type (gold names the
- * extraction missed count against recall). A type whose confidences are poor (objects) would
- * otherwise lose nearly all its entities to a cut of 0.5 and so its F1; never above 0.5, so an
- * entity more likely right than wrong is always kept.
+ * Prints, per type, the cross-fitted F1 and precision of the out-of-fold entities at cuts from 0 to
+ * 0.5 (gold names the extraction missed count against recall): what the fixed cut costs each type.
  */
-export function cutsByType(byType: Map<EntityType, { conf: number; correct: boolean }[]>, gold: Record<EntityType, number>): Record<EntityType, number> {
-  const out: Record<EntityType, number> = { PER: 0.5, ORG: 0.5, LOC: 0.5, OBJ: 0.5 }
-  for (const t of Object.keys(out) as EntityType[]) {
+export function reportCuts(byType: Map<EntityType, { conf: number; correct: boolean }[]>, gold: Record<EntityType, number>): void {
+  for (const t of ['PER', 'ORG', 'LOC', 'OBJ'] as EntityType[]) {
     const ps = byType.get(t) ?? []
-    let best = { f1: -1, cut: 0.5 }
     const lines: string[] = []
     for (let c = 0; c <= 0.5 + 1e-9; c += 0.05) {
       const kept = ps.filter((p) => p.conf >= c)
       const tp = kept.filter((p) => p.correct).length
-      const f1 = (2 * tp) / Math.max(1, kept.length + gold[t])
-      lines.push(`${c.toFixed(2)}:${f1.toFixed(3)}/P${(tp / Math.max(1, kept.length)).toFixed(2)}`)
-      if (f1 > best.f1 + 1e-9) best = { f1, cut: +c.toFixed(2) }
+      lines.push(`${c.toFixed(2)}:${((2 * tp) / Math.max(1, kept.length + gold[t])).toFixed(3)}/P${(tp / Math.max(1, kept.length)).toFixed(2)}`)
     }
-    console.log(`confidence: ${t} cut ${best.cut} (cross-fitted F1 by cut ${lines.join(' ')}; ${gold[t]} gold names)`)
-    out[t] = best.cut
+    console.log(`confidence: ${t} cross-fitted F1/precision by cut ${lines.join(' ')} (${gold[t]} gold names)`)
   }
-  return out
 }

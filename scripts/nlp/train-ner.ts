@@ -12,20 +12,19 @@ import { REPO_ROOT, TAGGER_LABEL, readJsonl, rng, shuffle, type Example } from '
 import { foldOf, readNer } from './ner-data.ts'
 
 /**
- * Training corpora and how many times per epoch each is seen. Newswire five times: the other
- * corpora otherwise pull the newswire decisions towards their own conventions (four gave
- * CoNLL-2003 dev name F1 0.905, under the 0.91 of newswire alone); WNUT-17 twice,
- * as once was too little for the casing-free features of informal text (features.ts, isNoisy).
- * The small corpora of a domain (CrossNER: 27k tokens in all; SEC) are repeated so that their
- * domain is not drowned (CrossNER four times gave 0.62 on music dev; both choices were made on dev
- * figures).
+ * Training corpora and how many times per epoch each is seen. Newswire (CoNLL-2003) twelve times,
+ * CoNLL04 three and Re-DocRED once: the other corpora otherwise pull the newswire decisions towards
+ * their own conventions; WNUT-17 twice, as once was too little for the casing-free features of
+ * informal text (features.ts, isNoisy). The small corpora of a domain (CrossNER: 27k tokens in
+ * all; SEC) are repeated so that their domain is not drowned. All chosen on dev figures
+ * (CoNLL-2003 dev above all; docs/experiments/multi-domain-tagger.md).
  * `TEA_REPEAT_<NAME>` (the folder's name in capitals) overrides one, for experiments.
  */
 export const SOURCE_REPEAT: Record<string, number> = {
-  'conll2003/train_docs.jsonl': 5,
+  'conll2003/train_docs.jsonl': 12,
   'wnut17/train_grouped.jsonl': 2,
-  'conll04/train_grouped.jsonl': 1,
-  'redocred/train.jsonl': 2,
+  'conll04/train_grouped.jsonl': 3,
+  'redocred/train.jsonl': 1,
   'btc/train_grouped.jsonl': 1,
   'sec/train_grouped.jsonl': 2,
   'crossner/politics_train.jsonl': 10,
@@ -54,8 +53,9 @@ export interface Prepared {
  * Corpora whose conventions leave names of ours unannotated (Re-DocRED keeps only its entity
  * clusters' mentions, BTC and SEC are sparse, CrossNER's types are its domains'). Outside their
  * annotated spans a capitalised token is treated as unlabeled rather than O: trained as O, the
- * tagger learned to miss real names in prose ("Roger K. Crouch of NASA", "Microsoft owns LinkedIn").
- * Only CoNLL-2003, WNUT-17, CoNLL04 and the synthetic documents teach O on capitalised words.
+ * tagger learned to miss real names in prose ("Roger K. Crouch of NASA", "Microsoft owns
+ * LinkedIn"; CrossNER and SEC taught as O lost them again). Only CoNLL-2003, WNUT-17, CoNLL04 and
+ * the synthetic documents teach O on capitalised words.
  */
 export const PARTIAL_SOURCES = new Set([
   'redocred/train.jsonl',
@@ -303,21 +303,25 @@ export function trainNer(opts: NerTrainOptions): void {
     const avg = averaged(w, u, c, names.length)
     const dev = devSet.length ? spanF1(devSet, names, avg, gazetteer, skip, clusters) : ''
     console.log(`ner: epoch ${epoch} errors ${errors} ${dev} (${Math.round((Date.now() - t0) / 1000)} s)`)
+    // `TEA_NER_SNAPSHOTS=1` also writes each epoch's model (ner-e<N>.bin.gz), to choose the epoch count in one run.
+    if (process.env.TEA_NER_SNAPSHOTS && epoch < opts.epochs) write(avg, opts.out.replace(/\.bin\.gz$/, `-e${epoch}.bin.gz`))
   }
+  write(averaged(w, u, c, names.length), opts.out)
 
-  const avg = averaged(w, u, c, names.length)
-  // Rows that never matter are dropped to keep the file small.
-  const keep: number[] = []
-  for (let k = 0; k < names.length; k++) {
-    let m = 0
-    for (let t = 0; t < NTAGS; t++) m = Math.max(m, Math.abs(avg[k * NTAGS + t]))
-    if (m >= Number(process.env.TEA_PRUNE ?? 0.5)) keep.push(k)
+  function write(avg: Float32Array, out: string): void {
+    // Rows that never matter are dropped to keep the file small.
+    const keep: number[] = []
+    for (let k = 0; k < names.length; k++) {
+      let m = 0
+      for (let t = 0; t < NTAGS; t++) m = Math.max(m, Math.abs(avg[k * NTAGS + t]))
+      if (m >= Number(process.env.TEA_PRUNE ?? 0.5)) keep.push(k)
+    }
+    const outW = new Float32Array(keep.length * NTAGS)
+    keep.forEach((k, j) => outW.set(avg.subarray(k * NTAGS, (k + 1) * NTAGS), j * NTAGS))
+    const file = encodeTagger(Int32Array.from(keep.map((k) => names[k])), outW, gazetteer, skip, clusterArrays)
+    writeFileSync(out, file)
+    console.log(`ner: wrote ${path.relative(REPO_ROOT, out)} (${keep.length} features, ${(file.length / 1e6).toFixed(2)} MB)`)
   }
-  const outW = new Float32Array(keep.length * NTAGS)
-  keep.forEach((k, j) => outW.set(avg.subarray(k * NTAGS, (k + 1) * NTAGS), j * NTAGS))
-  const file = encodeTagger(Int32Array.from(keep.map((k) => names[k])), outW, gazetteer, skip, clusterArrays)
-  writeFileSync(opts.out, file)
-  console.log(`ner: wrote ${path.relative(REPO_ROOT, opts.out)} (${keep.length} features, ${(file.length / 1e6).toFixed(2)} MB)`)
 }
 
 function averaged(w: Float64Array, u: Float64Array, c: number, rowsUsed: number): Float32Array {

@@ -15,6 +15,8 @@ export interface Mention {
   sent: number
   /** The least tagger margin over the span it came from; absent when a rule made the mention. */
   margin?: number
+  /** Its type is stated by its context (a title, an apposition, a bracketed acronym, a model number). */
+  stated?: boolean
 }
 
 export interface Entity {

@@ -5,7 +5,7 @@ import { loadTagger, tagDocument } from './tagger.ts'
 import { MAX_ENTITIES_PER_TYPE } from './types.ts'
 import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, phraseHash } from './features.ts'
 import { FORMAT_RULES } from './format-rules.ts'
-import { confidenceFeatures, confidenceOf, loadConfidenceModel, type ConfidenceModel } from './confidence.ts'
+import { REPORT_CUT, confidenceFeatures, confidenceOf, loadConfidenceModel, type ConfidenceModel } from './confidence.ts'
 
 // Resolved from this file so that it works from any working directory and in worker threads.
 let tagger = loadTagger(new URL('../../models/ner.bin.gz', import.meta.url))
@@ -135,6 +135,10 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
       if (e > 0) {
         out.push(mentionFromTokens(doc.text, doc.tokens, s.first, e, 'ORG'))
         for (let k = s.last; k < e; k++) taken[k] = 1
+      } else if (!noisy && placeApposition(doc, s.first, s.last)) {
+        // "Kecskemet (site of the printing house)", "Lutsk, a city in Ukraine": what the name is
+        // described as is a place.
+        out.push({ ...mentionFromTokens(doc.text, doc.tokens, s.first, s.last, 'LOC'), stated: true })
       }
       continue
     }
@@ -158,11 +162,14 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     // No person's name ends in "District" or "Parish": the tagger read a place as a name
     // ("Dan Sai District", "Cameron Parish"). Organizations keep theirs ("Derby County").
     let type: EntityType = headType ?? s.type
+    // The context states the type (for the confidence model: evidence besides the tagger's).
+    let stated = false
     if (type === 'PER' && b - a > 1 && PLACE_DESIGNATOR.test(doc.tokens[b - 1].text)) type = 'LOC'
-    else if (type !== 'PER' && !noisy && personShaped(doc, a, b)) type = 'PER'
+    else if (type !== 'PER' && !noisy && personShaped(doc, a, b)) { type = 'PER'; stated = true }
     // "Ms. Carpenter" read as an organization: Mr, Mrs and Ms only stand before people.
     if (type !== 'PER' && !noisy && b - a > 1 && HONORIFIC.test(doc.tokens[a].text)) {
       type = 'PER'
+      stated = true
       // "Ms. Ferraro Carpenter of the Treasury": the person's name ends before "of".
       for (let k = a + 2; k < b - 1; k++) if (doc.tokens[k].text === 'of') { b = k; break }
     }
@@ -182,20 +189,30 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     }
     // "Lazutkin , former first deputy general director of…", "Radovan Karadzic , leader of…": a
     // name followed by an apposition that gives a person's role is a person's.
-    if (type !== 'PER' && !noisy && appositiveRole(doc, a, b)) type = 'PER'
+    if (type !== 'PER' && !noisy && appositiveRole(doc, a, b)) { type = 'PER'; stated = true }
     // "Lumora , a provider of payroll software", "chief executive officer of Lumora": what a
     // business is described as, or what an officer heads, is an organization.
-    if ((type === 'PER' || type === 'OBJ') && !noisy && b - a === 1 && (companyApposition(doc, a, b) || officerOf(doc, a))) type = 'ORG'
+    if ((type === 'PER' || type === 'OBJ') && !noisy && b - a === 1 && (companyApposition(doc, a, b) || officerOf(doc, a))) { type = 'ORG'; stated = true }
     // "10,000 Enterprise Cloud customers": capitalised words between a number and a plural of
     // who buys or uses something describe the customers; they name no one.
     if (!noisy && customerDescriptor(doc, a, b)) continue
     // Only people are assassinated or murdered ("the assassination of Lincoln", "assassinated Lincoln").
-    if (type !== 'PER' && !noisy && victimName(doc, a, b)) type = 'PER'
+    if (type !== 'PER' && !noisy && victimName(doc, a, b)) { type = 'PER'; stated = true }
     // "Richardson 's hometown", "Dole 's wife": only people have kin, a hometown or an assassin.
-    if (type !== 'PER' && !noisy && kinPossessor(doc, a, b)) type = 'PER'
+    if (type !== 'PER' && !noisy && kinPossessor(doc, a, b)) { type = 'PER'; stated = true }
+    // "headquartered in Redmond", "based in Lyon": no person is where something is based.
+    if (type === 'PER' && !noisy && seatName(doc, a, b)) { type = 'LOC'; stated = true }
     // "the [12th] Brigade": an ordinal before a military unit's name belongs to it.
     if (type === 'ORG' && !noisy && a > 0 && !taken[a - 1] && a === s.first && ORDINAL.test(doc.tokens[a - 1].text) && UNIT.test(doc.tokens[a].text) &&
       doc.tokens[a - 1].sent === doc.tokens[a].sent) a--
+    // "the PlayStation 5", "the Boeing 747": a name after an article, then a model number, names a
+    // product; so does a name of two or more words before a kind of product ("the Bose
+    // QuietComfort headphones").
+    if ((type === 'ORG' || type === 'OBJ' || type === 'PER') && !noisy) {
+      const e = type === 'PER' ? -1 : modelNumberEnd(doc, a, b, taken)
+      if (e > 0) { b = e; type = 'OBJ'; stated = true }
+      else if (productNamed(doc, a, b)) { type = 'OBJ'; stated = true }
+    }
     // A title inside a place's or organization's name, then a person's name up to its end: the
     // tagger ran two names together ("CNEN Radioprotection Director Laercio Vinhas").
     if (type !== 'PER' && !noisy) {
@@ -215,13 +232,14 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
       out.push(mentionFromTokens(doc.text, doc.tokens, st, st + 1, 'LOC'))
       continue
     }
-    out.push(mentionFromTokens(doc.text, doc.tokens, a, b, type))
     // "the General Accounting Office ( GAO )": an untagged acronym in brackets right after an
-    // organization's name is an organization too.
-    if (type === 'ORG' && !noisy && b + 2 < doc.tokens.length && doc.tokens[b].text === '(' && doc.tokens[b + 2].text === ')' &&
-      !taken[b + 1] && doc.tokens[b + 1].sent === doc.tokens[a].sent && isAcronymOf(doc, a, b, doc.tokens[b + 1].text)) {
-      out.push(mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'))
-    }
+    // organization's name is an organization too, and confirms the name.
+    const acronym = type === 'ORG' && !noisy && b + 2 < doc.tokens.length && doc.tokens[b].text === '(' && doc.tokens[b + 2].text === ')' &&
+      !taken[b + 1] && doc.tokens[b + 1].sent === doc.tokens[a].sent && isAcronymOf(doc, a, b, doc.tokens[b + 1].text)
+    const m = mentionFromTokens(doc.text, doc.tokens, a, b, type)
+    if (stated || acronym) m.stated = true
+    out.push(m)
+    if (acronym) out.push({ ...mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'), stated: true })
   }
   const added = noisy ? [] : untaggedNames(doc, taken, misc)
   for (const m of added) out.push(m)
@@ -254,6 +272,23 @@ function institutionEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array)
   const t = doc.tokens
   if (b - a > 2 || b >= t.length || taken[b] || t[b].sent !== t[a].sent || !INSTITUTION.test(t[b].text)) return -1
   return wordGaz(t[b - 1].text) & GAZ_DEMONYM ? b + 1 : -1
+}
+
+const PLACE_NOUN = /^(?:site|town|city|village|capital|port|suburb|province|district|county|region|state|country|island|municipality|birthplace|hometown)$/
+
+/**
+ * [a, b), one to three capitalised words, followed by an apposition that says it is a place: "(" or
+ * ",", an optional article, a place noun and "of" / "in" / "near" ("( site of the…", ", a town in…").
+ * A nationality stays what it is ("Germans, a people of…" has no place noun anyway).
+ */
+function placeApposition(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b - a > 3 || b + 2 >= t.length || (t[b].text !== '(' && t[b].text !== ',') || t[b].sent !== t[a].sent) return false
+  for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text)) return false
+  if (b - a === 1 && wordGaz(t[a].text) & GAZ_DEMONYM) return false
+  let k = b + 1
+  if (/^(?:a|an|the)$/i.test(t[k].text)) k++
+  return k + 1 < t.length && t[k + 1].sent === t[a].sent && PLACE_NOUN.test(t[k].text) && /^(?:of|in|near)$/.test(t[k + 1].text)
 }
 
 const PLACE_HEAD = /^(?:Palace|Sea|Gulf|Bay|Isle|Strait|Cape|Lake|Mount)$/
@@ -296,6 +331,16 @@ function victimName(doc: Tokenized, a: number, b: number): boolean {
   if (b < t.length && t[b].sent === t[a].sent && /^\p{Lu}/u.test(t[b].text)) return false
   if (VICTIM_VERB.test(t[a - 1].text)) return true
   return a > 1 && /^of$/i.test(t[a - 1].text) && VICTIM_NOUN.test(t[a - 2].text)
+}
+
+const SEAT_VERB = /^(?:headquartered|based|located|situated)$/i
+
+/** [a, b) is a name of one to three capitalised words right after "headquartered in", "based in"… */
+function seatName(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b - a > 3 || a < 2 || t[a - 2].sent !== t[a].sent || !/^in$/i.test(t[a - 1].text) || !SEAT_VERB.test(t[a - 2].text)) return false
+  for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text)) return false
+  return !(b < t.length && t[b].sent === t[a].sent && /^\p{Lu}/u.test(t[b].text))
 }
 
 /**
@@ -414,6 +459,37 @@ function customerDescriptor(doc: Tokenized, a: number, b: number): boolean {
   return ordinary && !(phraseGaz(ws) & GAZ_KNOWN_NAME)
 }
 
+const MODEL_NUMBER = /^(?:\d{1,3}|\p{Lu}{1,2}\d{1,4}\p{Ll}?)$/u
+const ARTICLE = /^(?:the|a|an|its|their|new)$/i
+const QUANTITY_AFTER = /^(?:[\d%–-].*|percent|per|million|billion|points?|years?|months?|weeks?|days?|hours?|minutes?|times|to|of|and|or)$/i
+
+/**
+ * [a, b), one or two words after an article, followed by an untagged model number ("the
+ * PlayStation 5", "a Boeing 747", "the Galaxy S24"): the end of the product's name, or -1. Not a
+ * year (four digits), nor a number that starts a quantity, a score or a range ("the Fed 5
+ * percent", "Ajax 3 PSV 1" has no article).
+ */
+function modelNumberEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array): number {
+  const t = doc.tokens
+  if (a === 0 || !ARTICLE.test(t[a - 1].text) || t[a - 1].sent !== t[a].sent) return -1
+  const quantity = (i: number) => i < t.length && t[i].sent === t[a].sent && QUANTITY_AFTER.test(t[i].text)
+  // The tagger's span may already hold the number ("the [Galaxy S24]").
+  if (b - a >= 2 && b - a <= 3 && MODEL_NUMBER.test(t[b - 1].text) && /^\p{Lu}/u.test(t[a].text) && !quantity(b)) return b
+  if (b - a > 2 || b >= t.length || taken[b] || t[b].sent !== t[a].sent) return -1
+  if (!MODEL_NUMBER.test(t[b].text) || quantity(b + 1)) return -1
+  return b + 1
+}
+
+const PRODUCT_KIND = /^(?:headphones|earbuds|earphones|phone|phones|smartphone|smartphones|laptop|laptops|tablet|tablets|console|consoles|camera|cameras|speaker|speakers|smartwatch|headset|router|printer|television|TV|sedan|SUV|hatchback|pickup|vacuum|drone|app)$/
+
+/** [a, b), two or more capitalised words followed by a kind of product ("Bose QuietComfort headphones"). */
+function productNamed(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b - a < 2 || b >= t.length || t[b].sent !== t[a].sent || !PRODUCT_KIND.test(t[b].text)) return false
+  for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text) && !/\p{N}/u.test(t[i].text)) return false
+  return true
+}
+
 const MONTH_ABBR = /^(?:Feb|Apr|Aug|Sept?|Oct|Nov|Dec)\.?$/
 
 /** In [a, b): "and" followed by a first name, an initial and a surname (then "of" or the end): the index of "and", else -1. */
@@ -452,8 +528,8 @@ export function nameClasses(name: string): number {
 
 /**
  * Canonical entities, most salient first, at most MAX_ENTITIES_PER_TYPE of each type, each with
- * its confidence; an entity under its type's cut (the model file's, at most 0.5, chosen by
- * out-of-fold F1) is dropped unless `all` is set (fitting the confidence model needs them all).
+ * its confidence; an entity more likely wrong than right (under REPORT_CUT) is dropped unless
+ * `all` is set (fitting the confidence model needs them all).
  */
 export function extractEntities(doc: Tokenized, options: { all?: boolean } = {}): Entity[] {
   confidenceModel ??= loadConfidenceModel(CONFIDENCE_FILE)
@@ -461,7 +537,7 @@ export function extractEntities(doc: Tokenized, options: { all?: boolean } = {})
   const out: Entity[] = []
   for (const { entity: e, features } of entityCandidates(doc)) {
     e.confidence = confidenceOf(confidenceModel, features)
-    if (!options.all && e.confidence < confidenceModel.cut[e.type]) continue
+    if (!options.all && e.confidence < REPORT_CUT) continue
     const n = perType.get(e.type) ?? 0
     if (n >= MAX_ENTITIES_PER_TYPE) continue
     perType.set(e.type, n + 1)
@@ -485,9 +561,11 @@ export function entityCandidates(doc: Tokenized): { entity: Entity; features: Fl
 function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityType>, noisy: boolean) {
   let agreeing = 0
   let initial = true
+  let stated = false
   for (const m of e.mentions) {
     if (tagged.get(m) === e.type) agreeing++
+    if (m.stated && tagged.get(m) === e.type) stated = true
     if (m.first !== doc.sentences[m.sent].first) initial = false
   }
-  return { margins: e.mentions.map((m) => m.margin ?? NaN), agreeing, sentenceInitialOnly: initial, informal: noisy }
+  return { margins: e.mentions.map((m) => m.margin ?? NaN), agreeing, sentenceInitialOnly: initial, informal: noisy, stated }
 }

@@ -85,17 +85,3 @@ t.test('partial labels: only capitalised tokens outside the annotated spans are 
   const marked = p.doc.tokens.filter((_, i) => p.unlabeled![i]).map((tok) => tok.text)
   t.same(marked, ['NASA', 'Board', 'Paris'])
 })
-
-t.test('confidence cut per type: the best out-of-fold F1, never above 0.5', async (t) => {
-  const { cutsByType } = await import('../../scripts/nlp/train-confidence.ts')
-  const ps = (pairs: [number, boolean][]) => pairs.map(([conf, correct]) => ({ conf, correct }))
-  const byType = new Map([
-    // Mostly wrong but the right ones score 0.12 or more: a cut of 0.5 would drop them all.
-    ['OBJ', ps([[0.02, false], [0.03, false], [0.04, false], [0.07, false], [0.12, true], [0.2, true], [0.3, false]])],
-    ['PER', ps([[0.9, true], [0.8, true], [0.3, false], [0.2, false]])],
-  ] as const)
-  const cut = cutsByType(new Map(byType) as never, { PER: 2, ORG: 0, LOC: 0, OBJ: 3 })
-  t.equal(cut.OBJ, 0.1)
-  t.ok(cut.PER > 0.3 && cut.PER <= 0.5)
-  t.ok(cut.ORG <= 0.5 && cut.LOC <= 0.5)
-})
