@@ -248,11 +248,19 @@ t.test('a bundle that cannot be written: the workers load the sources through ts
 
 t.test('an analysis whose client went still has its time limit: the worker is replaced, nothing else fails', async (t) => {
   const errors: unknown[] = []
-  // The limit also covers the wait for the replacement worker to start, hence not shorter: at
-  // 3 s the next call timed out while that start took longer on a loaded machine (load 5-10).
+  // A limit far above the scripted tasks' own time: the test waits for the replacement worker to
+  // be ready before it times the next call.
   const analyzer = await createPoolAnalyzer({ workers: 1, queueMax: 4, timeoutMs: 8000, filename: SCRIPTED, onWorkerError: (err) => errors.push(err) })
   t.teardown(() => analyzer.close())
   const before = analyzer.pool.threads.map((w) => w.threadId)
+  // piscina announces a worker once it is ready to take a task; a thread that exists may still
+  // be loading its module, which on a loaded machine took longer than the next call's limit.
+  let replacementReady = false
+  const onCreate = (worker: { id: number }) => {
+    if (!before.includes(worker.id)) replacementReady = true
+  }
+  analyzer.pool.on('workerCreate', onCreate)
+  t.teardown(() => analyzer.pool.off('workerCreate', onCreate))
   const client = new AbortController()
   const started = path.join(t.testdir(), 'started')
   const call = analyzer.analyze(script(`[forever:${started}]`), { language: 'en', signal: client.signal })
@@ -262,8 +270,8 @@ t.test('an analysis whose client went still has its time limit: the worker is re
   t.equal(analyzer.stats!().utilization, 1, 'the endless analysis still holds its worker')
   await until(() => analyzer.stats!().utilization === 0, 'the time limit to stop it')
   // The next call's own time limit would otherwise also cover the replacement's start, which
-  // under load can take longer than the limit: wait for the thread, then time the call.
-  await until(() => analyzer.pool.threads.length > 0 && analyzer.pool.threads.every((w) => !before.includes(w.threadId)), 'a replacement worker')
+  // under load can take longer than the limit: wait for the worker to be ready, then time the call.
+  await until(() => replacementReady, 'a replacement worker ready to take a task')
   const next = await analyzer.analyze(script('[spin:1]', 1), { language: 'en' })
   t.equal(next.model, 'scripted-worker')
   t.not(next.entities.persons[0], `Worker ${before[0]}`, 'a replacement worker answers')
