@@ -78,15 +78,15 @@ function startProcess(name: string, argv: string[], env: Record<string, string>,
       const m = ready.exec(out)
       if (m) {
         clearTimeout(timer)
-        child.stdout!.off('data', onData)
-        child.stdout!.resume()
-        child.stderr!.resume()
+        child.stdout.off('data', onData)
+        child.stdout.resume()
+        child.stderr.resume()
         resolve({ child, match: m })
       }
       if (out.length > 100_000) out = out.slice(-50_000)
     }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()))
+    child.stdout.on('data', onData)
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()))
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${out}`)))
   })
 }

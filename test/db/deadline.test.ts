@@ -84,7 +84,7 @@ t.test('PostgreSQL: statement_timeout frees the connection of a statement past i
   t.ok(isDatabaseDown(slow), `the slow statement fails as unavailable (${slow.cause?.code})`)
   // Had the server not stopped the slow one, this would wait behind it past its own deadline.
   const next = await database.db.execute(sql`select 1 as n`).catch((e) => e)
-  t.same(Array.from(next as unknown as unknown[]), [{ n: 1 }], 'the next statement on the same connection runs: the server stopped the slow one')
+  t.same(Array.from(next as unknown[]), [{ n: 1 }], 'the next statement on the same connection runs: the server stopped the slow one')
   let ran = 0
   await t.rejects(
     database.db.transaction(async (tx) => {

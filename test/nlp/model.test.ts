@@ -81,7 +81,7 @@ t.test('models/meta.json names the model and holds the checksum of every model f
 t.test('partial labels: only capitalised tokens outside the annotated spans are unlabeled', async (t) => {
   const { markUnlabeled, prepare } = await import('../../scripts/nlp/train-ner.ts')
   const text = 'Roger Crouch of NASA met the Board in Paris.'
-  const p = markUnlabeled(prepare({ id: 'x', text, entities: [{ start: 0, end: 12, type: 'PER', text: 'Roger Crouch' }] } as never, new Map()))
+  const p = markUnlabeled(prepare({ id: 'x', text, entities: [{ start: 0, end: 12, type: 'PER', text: 'Roger Crouch' }] }, new Map()))
   const marked = p.doc.tokens.filter((_, i) => p.unlabeled![i]).map((tok) => tok.text)
   t.same(marked, ['NASA', 'Board', 'Paris'])
 })
@@ -94,7 +94,7 @@ t.test('confidence cut per type: the best out-of-fold F1, never above 0.5', asyn
     ['OBJ', ps([[0.02, false], [0.03, false], [0.04, false], [0.07, false], [0.12, true], [0.2, true], [0.3, false]])],
     ['PER', ps([[0.9, true], [0.8, true], [0.3, false], [0.2, false]])],
   ] as const)
-  const cut = cutsByType(new Map(byType) as never, { PER: 2, ORG: 0, LOC: 0, OBJ: 3 })
+  const cut = cutsByType(new Map(byType), { PER: 2, ORG: 0, LOC: 0, OBJ: 3 })
   t.equal(cut.OBJ, 0.1)
   t.ok(cut.PER > 0.3 && cut.PER <= 0.5)
   t.ok(cut.ORG <= 0.5 && cut.LOC <= 0.5)

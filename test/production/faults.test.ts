@@ -47,7 +47,7 @@ t.test('PostgreSQL stopped under load: bounded 503s, no 500, no over-counting, r
         ? await h.app.inject({ method: 'POST', url: '/v1/analyze', headers, payload: { text: englishText((id * 7 + i) % 40) } })
         : await h.app.inject({ url: '/v1/quota', headers })
       const body = res.headers['content-type']?.toString().startsWith('application/json') ? res.json() : {}
-      samples.push({ at: started, ms: Date.now() - started, status: res.statusCode, code: body.code, retryAfter: res.headers['retry-after'] as string, route: analyze ? 'analyze' : 'quota' })
+      samples.push({ at: started, ms: Date.now() - started, status: res.statusCode, code: body.code, retryAfter: res.headers['retry-after'], route: analyze ? 'analyze' : 'quota' })
       if (analyze && res.statusCode === 200) analyzed++
       // While the database is down, a client backs off a little, as Retry-After asks.
       if (res.statusCode === 503) await sleep(50)

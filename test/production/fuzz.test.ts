@@ -177,7 +177,7 @@ t.test('random headers, tokens, methods and paths', async (t) => {
   await fc.assert(
     fc.asyncProperty(method, path, authorization, headerValue, extra, async (m, p, auth, requestId, more) => {
       const res = await send({
-        method: m as InjectOptions['method'],
+        method: m,
         url: p,
         headers: { ...more, ...(auth === undefined ? {} : { authorization: auth }), 'x-request-id': requestId, 'content-type': 'application/json' },
         ...(m === 'POST' || m === 'PUT' || m === 'PATCH' ? { payload: JSON.stringify({ text: englishText(3) }) } : {}),
