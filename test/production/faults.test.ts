@@ -36,7 +36,6 @@ t.test('PostgreSQL stopped under load: bounded 503s, no 500, no over-counting, r
 
   type Sample = { at: number; ms: number; status: number; code?: string; retryAfter?: string; route: string }
   const samples: Sample[] = []
-  let phase: 'up' | 'down' | 'back' = 'up'
   let running = true
   let analyzed = 0
   const client = async (id: number) => {
@@ -58,7 +57,6 @@ t.test('PostgreSQL stopped under load: bounded 503s, no 500, no over-counting, r
   await sleep(1500)
   const servedBeforeStop = analyzed
   const stoppedAt = Date.now()
-  phase = 'down'
   await pg.stop()
   t.comment(`PostgreSQL stopped in ${Date.now() - stoppedAt} ms`)
   await sleep(3000)
@@ -67,13 +65,11 @@ t.test('PostgreSQL stopped under load: bounded 503s, no 500, no over-counting, r
   const duringOutage = samples.filter((s) => s.at >= downSince && s.at < Date.now() - 1000)
   await pg.start()
   const restartedAt = Date.now()
-  phase = 'back'
   await until(() => samples.some((s) => s.at > restartedAt && s.status === 200 && s.route === 'analyze'), 'a 200 after the restart')
   const recoveredAfterMs = Date.now() - restartedAt
   await sleep(1000)
   running = false
   await Promise.all(clients)
-  t.equal(phase, 'back')
 
   t.ok(servedBeforeStop > 0, `served ${servedBeforeStop} analyses before the stop`)
   t.ok(duringOutage.length > 10, `${duringOutage.length} requests while the database was down`)
