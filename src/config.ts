@@ -85,14 +85,6 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return n
 }
 
-function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name]
-  if (raw === undefined || raw === '') return fallback
-  if (/^(1|true|yes)$/i.test(raw)) return true
-  if (/^(0|false|no)$/i.test(raw)) return false
-  throw new ConfigError(name, raw, 'true or false')
-}
-
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal']
 
 function isProxyAddress(entry: string): boolean {

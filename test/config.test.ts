@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../src/config.ts'
 import { trustProxyOption } from '../src/app.ts'
 
 t.test('TRUST_PROXY: a hop count or proxy addresses; never "trust every hop"', async (t) => {
-  const trust = (value?: string) => loadConfig({ TRUST_PROXY: value } as NodeJS.ProcessEnv).trustProxy
+  const trust = (value?: string) => loadConfig({ TRUST_PROXY: value }).trustProxy
   t.equal(trust(undefined), false, 'unset: no proxy')
   t.equal(trust('false'), false)
   t.equal(trust('0'), false)

@@ -54,9 +54,9 @@ t.test('the examples of POST /v1/analyze are valid, in both forms, and their off
   const responses = op.responses['200'].content['application/json'].examples
   t.same(Object.keys(requests), ['short', 'withMentions'])
   t.same(Object.keys(responses), ['short', 'withMentions'])
-  for (const [name, { value }] of Object.entries(requests) as [string, { value: unknown }][]) t.ok(validateAnalyzeRequest(value), `request example ${name}`)
+  for (const [name, { value }] of Object.entries<{ value: unknown }>(requests)) t.ok(validateAnalyzeRequest(value), `request example ${name}`)
   const headers = { 'content-type': 'application/json', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '1795392000', 'x-request-id': 'req-1' }
-  for (const [name, { value }] of Object.entries(responses) as [string, { value: unknown }][]) {
+  for (const [name, { value }] of Object.entries<{ value: unknown }>(responses)) {
     t.same(checkContract({ method: 'POST', route: '/v1/analyze', url: '/v1/analyze', status: 200, headers, body: JSON.stringify(value) }), [], `response example ${name}`)
   }
   const { short, withMentions } = responses

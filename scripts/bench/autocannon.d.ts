@@ -1,5 +1,7 @@
 // The part of autocannon's API the bench uses (the package ships no types).
 declare module 'autocannon' {
+  import type { EventEmitter } from 'node:events'
+
   namespace autocannon {
     interface Request {
       method?: string
@@ -17,7 +19,7 @@ declare module 'autocannon' {
       overallRate?: number
       requests?: { setupRequest?: (req: Request) => Request }[]
       /** Called with each connection's client, an EventEmitter: 'response' (statusCode, bytes, ms, rate). */
-      setupClient?: (client: import('node:events').EventEmitter) => void
+      setupClient?: (client: EventEmitter) => void
     }
     interface Histogram {
       average: number

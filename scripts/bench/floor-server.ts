@@ -19,7 +19,7 @@ import { bearerTokenHash } from '../../src/domain/tokens.ts'
 import { utcDay } from '../../src/domain/clock.ts'
 import { loadConfig } from '../../src/config.ts'
 
-const quota = JSON.parse(readFileSync(process.argv[2], 'utf8'))
+const quota: unknown = JSON.parse(readFileSync(process.argv[2], 'utf8'))
 const sql = postgres(process.argv[3], { max: 10, onnotice: () => {} })
 
 // The statement text of the service's batched look-up (`token_lookup_many` in

@@ -78,15 +78,15 @@ function startProcess(name: string, argv: string[], env: Record<string, string>,
       const m = ready.exec(out)
       if (m) {
         clearTimeout(timer)
-        child.stdout!.off('data', onData)
-        child.stdout!.resume()
-        child.stderr!.resume()
+        child.stdout.off('data', onData)
+        child.stdout.resume()
+        child.stderr.resume()
         resolve({ child, match: m })
       }
       if (out.length > 100_000) out = out.slice(-50_000)
     }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()))
+    child.stdout.on('data', onData)
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()))
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${out}`)))
   })
 }
@@ -166,7 +166,7 @@ function runNode(argv: string[]): Promise<LoadResult> {
     children.push(child)
     let out = ''
     child.stdout.on('data', (c) => (out += c))
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`${argv.join(' ')} exited ${code}`))))
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult) : reject(new Error(`${argv.join(' ')} exited ${code}`))))
   })
 }
 
@@ -482,7 +482,8 @@ async function main() {
   const first = await fetch(`${node.url}/v1/analyze`, { method: 'POST', headers: auth, body: cachedBody })
   const analyzeJson = await first.text()
   const quotaJson = await (await fetch(`${node.url}/v1/quota`, { headers: auth })).text()
-  writeFileSync(join(tmp, 'analyze.json'), JSON.stringify({ ...JSON.parse(analyzeJson), meta: { ...JSON.parse(analyzeJson).meta, cached: true } }))
+  const analyzed = JSON.parse(analyzeJson) as { meta: Record<string, unknown> }
+  writeFileSync(join(tmp, 'analyze.json'), JSON.stringify({ ...analyzed, meta: { ...analyzed.meta, cached: true } }))
   writeFileSync(join(tmp, 'quota.json'), quotaJson)
 
   if (SOAK > 0) return soak(node, auth, cachedBody, text2k)

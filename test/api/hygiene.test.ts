@@ -72,7 +72,7 @@ t.test('a database error is logged without its statement values (emails, token h
     },
   })
   const database = await openDatabase({ dataDir: 'memory://', memoryImage: await migratedPgliteImage() })
-  const config = loadConfig({ LOG_LEVEL: 'info', ANALYSIS_WORKERS: '0' } as NodeJS.ProcessEnv)
+  const config = loadConfig({ LOG_LEVEL: 'info', ANALYSIS_WORKERS: '0' })
   const app = await buildApp({ config, database, logger: { ...(loggerOptions('info') as object), stream } })
   t.teardown(() => app.close())
   await app.ready()

@@ -46,7 +46,7 @@ export class DashboardClient {
     }
     const csrf = csrfOf(r.body)
     if (csrf) this.csrf = csrf
-    return { status: r.statusCode, body: r.body, headers: r.headers, location: r.headers.location as string | undefined, setCookies }
+    return { status: r.statusCode, body: r.body, headers: r.headers, location: r.headers.location, setCookies }
   }
 
   async get(url: string): Promise<Response> {

@@ -57,7 +57,7 @@ for (const driver of DRIVERS) {
     const token = /value="(tea_live_[0-9A-Za-z]{38})"/.exec((await c.post('/dashboard/tokens', { name: 'compare' })).body)![1]
     const api = await app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload: { text: input, options: { include: ['mentions'], offsetEncoding: 'utf16' } } })
     t.equal(api.statusCode, 200)
-    const answer = api.json() as { entityDetails: { name: string; type: string; mentions: { text: string; start: number }[] }[]; relations: { source: string; type: string; target: string }[] }
+    const answer = api.json<{ entityDetails: { name: string; type: string; mentions: { text: string; start: number }[] }[]; relations: { source: string; type: string; target: string }[] }>()
     const mentions = answer.entityDetails.flatMap((d) => d.mentions).sort((a, b) => a.start - b.start)
     t.ok(mentions.length >= 3, 'the API finds mentions in the text')
     t.same(markTexts(r.body), mentions.map((m) => m.text), 'each highlight is a mention of the API answer, in text order')

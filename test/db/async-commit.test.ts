@@ -27,7 +27,7 @@ for (const driver of DRIVERS) {
     // explicit transaction lets the test read it after the statement, before that commit.
     const settingAfter = (run: (r: Repositories) => Promise<unknown>) =>
       database.db.transaction(async (tx) => {
-        await run(createRepositories(tx as unknown as typeof database.db, options))
+        await run(createRepositories(tx, options))
         const rows = await tx.execute(sql`select current_setting('synchronous_commit') as s`)
         // postgres.js answers with the rows, PGlite with an object holding them.
         return ((Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { s: string }[])[0].s

@@ -74,7 +74,7 @@ t.test('the application: at close, refunds the database does not take are retrie
   // A second application on the same database, logging into a buffer, whose refunds fail.
   const lines: string[] = []
   const stream = new Writable({ write: (c, _e, cb) => (lines.push(c.toString()), cb()) })
-  const config = { ...loadConfig({ ANALYSIS_WORKERS: '0' } as NodeJS.ProcessEnv), shutdownGraceMs: 1600 }
+  const config = { ...loadConfig({ ANALYSIS_WORKERS: '0' }), shutdownGraceMs: 1600 }
   const app = await buildApp({ config, database: h.database, clock, logger: { level: 'info', stream } })
   await app.ready()
   const refund = app.ctx.repos.usage.refund

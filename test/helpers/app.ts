@@ -66,7 +66,7 @@ export async function buildTestApp(t: Test, opts: TestAppOptions = {}) {
   const database = opts.database ?? (await openTestDatabase(t, opts.driver ?? 'pglite')).database
   // No burst limit unless a test sets one (`config.rateLimits`): most tests send requests
   // faster than any plan's rate, on purpose.
-  const config: Config = { ...loadConfig({ LOG_LEVEL: 'silent', ANALYSIS_WORKERS: '0', RATE_LIMITS: 'off' } as NodeJS.ProcessEnv), ...opts.config }
+  const config: Config = { ...loadConfig({ LOG_LEVEL: 'silent', ANALYSIS_WORKERS: '0', RATE_LIMITS: 'off' }), ...opts.config }
   const app: FastifyInstance = await buildApp({ config, database, clock: opts.clock, analyzer: opts.analyzer, logger: false })
   const violations: string[] = []
   // A violation fails the running test at once, where the response was received.
@@ -77,7 +77,7 @@ export async function buildTestApp(t: Test, opts: TestAppOptions = {}) {
           route: request.routeOptions.url,
           url: request.url,
           status: reply.statusCode,
-          headers: reply.getHeaders() as Record<string, unknown>,
+          headers: reply.getHeaders(),
           body: payload === null || payload === undefined ? '' : String(payload),
       })
       for (const v of found) t.fail(`contract: ${v}`)

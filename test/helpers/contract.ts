@@ -8,8 +8,9 @@ import { schemasAsDefs } from '../../src/openapi.ts'
 
 const ID = 'https://schemas.tea.local/openapi.json'
 const ajv = new Ajv2020({ allErrors: true, strict: false })
-;(addFormats as unknown as { default: (a: unknown) => void }).default?.(ajv) ?? (addFormats as unknown as (a: unknown) => void)(ajv)
-ajv.addSchema(schemasAsDefs(spec as never, ID))
+// Under NodeNext the default import of this CommonJS module is its `module.exports`, whose `default` is the plugin.
+addFormats.default(ajv)
+ajv.addSchema(schemasAsDefs(spec, ID))
 const compiled = new Map<string, ValidateFunction>()
 
 function resolveResponse(ref: any): any {
@@ -41,7 +42,8 @@ export interface ObservedResponse {
   route: string | undefined
   url: string
   status: number
-  headers: Record<string, unknown>
+  /** As Node and light-my-request hold them. */
+  headers: Record<string, string | number | string[] | undefined>
   body: string
 }
 

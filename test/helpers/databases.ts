@@ -30,7 +30,7 @@ class Image extends Blob {
     this.#content = content
   }
   override async arrayBuffer(): Promise<ArrayBuffer> {
-    return this.#content.slice().buffer as ArrayBuffer
+    return this.#content.slice().buffer
   }
 }
 

@@ -50,7 +50,7 @@ t.test('PostgreSQL frozen: 503 DATABASE_UNAVAILABLE within the deadline, no coun
   const timed = async (route: string, send: () => ReturnType<typeof quota>) => {
     const started = performance.now()
     const res = await Promise.race([send(), sleep(guard).then(() => undefined)])
-    return { route, ms: performance.now() - started, status: res?.statusCode ?? 'hung', code: res ? (res.json() as { code?: string }).code : undefined, retryAfter: res?.headers['retry-after'] }
+    return { route, ms: performance.now() - started, status: res?.statusCode ?? 'hung', code: res ? res.json<{ code?: string }>().code : undefined, retryAfter: res?.headers['retry-after'] }
   }
   // A timer set for the deadline at the same moment shows how late this machine runs timers.
   const probeStarted = performance.now()
@@ -119,7 +119,7 @@ t.test('PostgreSQL out of connections (53300): 503 DATABASE_UNAVAILABLE, never 5
     ),
   )
   t.comment(`all answered in ${Math.round(performance.now() - started)} ms`)
-  const statuses = results.map((r) => `${r.statusCode} ${r.statusCode === 200 ? '' : (r.json() as { code: string }).code}`.trim())
+  const statuses = results.map((r) => `${r.statusCode} ${r.statusCode === 200 ? '' : r.json<{ code: string }>().code}`.trim())
   const seen = [...new Set(statuses)].sort()
   t.comment(`answers: ${seen.join(', ')}`)
   t.ok(statuses.includes('503 DATABASE_UNAVAILABLE'), 'requests that needed another connection: 503 DATABASE_UNAVAILABLE')

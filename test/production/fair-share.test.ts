@@ -172,7 +172,7 @@ for (const driver of DRIVERS) {
     // concern, tested above).
     let attacking = true
     let attacks = 0
-    let attacksDuring = 0
+    let attacksDuring: number
     const ATTACKS_DURING = 32
     const attackerAnswers: Record<string, number> = {}
     const attackLoop = async (c: number) => {

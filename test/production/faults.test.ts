@@ -36,7 +36,6 @@ t.test('PostgreSQL stopped under load: bounded 503s, no 500, no over-counting, r
 
   type Sample = { at: number; ms: number; status: number; code?: string; retryAfter?: string; route: string }
   const samples: Sample[] = []
-  let phase: 'up' | 'down' | 'back' = 'up'
   let running = true
   let analyzed = 0
   const client = async (id: number) => {
@@ -47,7 +46,7 @@ t.test('PostgreSQL stopped under load: bounded 503s, no 500, no over-counting, r
         ? await h.app.inject({ method: 'POST', url: '/v1/analyze', headers, payload: { text: englishText((id * 7 + i) % 40) } })
         : await h.app.inject({ url: '/v1/quota', headers })
       const body = res.headers['content-type']?.toString().startsWith('application/json') ? res.json() : {}
-      samples.push({ at: started, ms: Date.now() - started, status: res.statusCode, code: body.code, retryAfter: res.headers['retry-after'] as string, route: analyze ? 'analyze' : 'quota' })
+      samples.push({ at: started, ms: Date.now() - started, status: res.statusCode, code: body.code, retryAfter: res.headers['retry-after'], route: analyze ? 'analyze' : 'quota' })
       if (analyze && res.statusCode === 200) analyzed++
       // While the database is down, a client backs off a little, as Retry-After asks.
       if (res.statusCode === 503) await sleep(50)
@@ -58,7 +57,6 @@ t.test('PostgreSQL stopped under load: bounded 503s, no 500, no over-counting, r
   await sleep(1500)
   const servedBeforeStop = analyzed
   const stoppedAt = Date.now()
-  phase = 'down'
   await pg.stop()
   t.comment(`PostgreSQL stopped in ${Date.now() - stoppedAt} ms`)
   await sleep(3000)
@@ -67,13 +65,11 @@ t.test('PostgreSQL stopped under load: bounded 503s, no 500, no over-counting, r
   const duringOutage = samples.filter((s) => s.at >= downSince && s.at < Date.now() - 1000)
   await pg.start()
   const restartedAt = Date.now()
-  phase = 'back'
   await until(() => samples.some((s) => s.at > restartedAt && s.status === 200 && s.route === 'analyze'), 'a 200 after the restart')
   const recoveredAfterMs = Date.now() - restartedAt
   await sleep(1000)
   running = false
   await Promise.all(clients)
-  t.equal(phase, 'back')
 
   t.ok(servedBeforeStop > 0, `served ${servedBeforeStop} analyses before the stop`)
   t.ok(duringOutage.length > 10, `${duringOutage.length} requests while the database was down`)

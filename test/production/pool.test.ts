@@ -77,7 +77,7 @@ t.test('the bound holds for a burst: places are claimed, and calls without one a
     ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected'],
     'one running and two queued; the other three refused at once',
   )
-  for (const s of settled.filter((x) => x.status === 'rejected')) t.equal((s as PromiseRejectedResult).reason.code, 'OVERLOADED')
+  for (const s of settled.filter((x) => x.status === 'rejected')) t.equal((s).reason.code, 'OVERLOADED')
 
   // Places: three admitted fill the pool; a fourth is refused until one is given back.
   const places = [analyzer.admit!(), analyzer.admit!(), analyzer.admit!()]

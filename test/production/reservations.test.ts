@@ -81,8 +81,8 @@ for (const driver of DRIVERS) {
     const counted = first.filter((r) => r !== undefined)
     t.equal(counted.length, 60, 'every valid-token request is counted')
     t.equal(first.filter((r, i) => i % 4 === 3 && r === undefined).length, 20, 'every revoked-token request is refused')
-    t.same(counted.map((r) => r!.used).sort((a, b) => a! - b!), Array.from({ length: 60 }, (_, i) => i + 1), 'each with its own count, 1..60')
-    t.same(counted[0]!.principal, { tokenId: valid.id, accountId: account.id, plan: 'free', limit: 100 })
+    t.same(counted.map((r) => r.used).sort((a, b) => a! - b!), Array.from({ length: 60 }, (_, i) => i + 1), 'each with its own count, 1..60')
+    t.same(counted[0].principal, { tokenId: valid.id, accountId: account.id, plan: 'free', limit: 100 })
     t.ok(statements < 12, `${statements} statements for 80 requests`)
 
     // 70 more against the 40 left: exactly 40 counted.

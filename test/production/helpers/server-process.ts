@@ -42,8 +42,8 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
         }
       }
     }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', (c: Buffer) => logs.push(c.toString()))
+    child.stdout.on('data', onData)
+    child.stderr.on('data', (c: Buffer) => logs.push(c.toString()))
     void exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${logs.join('\n')}`)))
   })
   return { child, url, logs, exited }
