@@ -5,6 +5,7 @@
 // (scripts/nlp/train-confidence.ts). The weights are a model file of their own.
 import { readFileSync } from 'node:fs'
 import type { Entity, EntityType } from './entities.ts'
+import type { Tokenized } from './tokens.ts'
 import { GAZ_CLASSES } from './features.ts'
 
 const bit = (c: (typeof GAZ_CLASSES)[number]) => 1 << GAZ_CLASSES.indexOf(c)
@@ -26,6 +27,7 @@ export const CONFIDENCE_FEATURES = [
   'words1', 'words2', 'words3+', 'allCaps', 'hasDigit', 'hasLower', 'short',
   'trainedSameType', 'trainedOtherType', 'knownForType', 'common', 'demonym', 'sentenceInitialOnly', 'informal',
   'informal×PER', 'informal×ORG', 'informal×LOC', 'informal×OBJ', 'hasDigit×OBJ', 'knownForType×OBJ', 'trainedSameType×OBJ', 'stated',
+  'sentenceWords', 'capitalised', 'capitalised²', 'upper',
 ] as const
 
 export interface EntityEvidence {
@@ -38,6 +40,38 @@ export interface EntityEvidence {
   informal: boolean
   /** A mention's context states the entity's type (Mention.stated). */
   stated: boolean
+  /** The document's register (registerOf). */
+  register: Register
+}
+
+/**
+ * What kind of text the document is, read from its words alone: how long its sentences are,
+ * and how much of it is capitalised or in capitals. The corpora differ in how often an entity
+ * with the same tagger margins is right (filings, tweets, encyclopaedia, news). Not the
+ * document's length: short texts then scored lower, and a one-sentence input is ordinary.
+ */
+export interface Register {
+  /** Mean words per sentence, at most 60 (an unpunctuated wall of text is one long sentence), over 25. */
+  sentenceWords: number
+  /** Share of words that start with a capital. */
+  capitalised: number
+  /** Share of words of two letters or more wholly in capitals. */
+  upper: number
+}
+
+const WORD = /^\p{L}/u
+export function registerOf(doc: Tokenized): Register {
+  let words = 0
+  let capitalised = 0
+  let upper = 0
+  for (const t of doc.tokens) {
+    if (!WORD.test(t.text)) continue
+    words++
+    if (/^\p{Lu}/u.test(t.text)) capitalised++
+    if (t.text.length >= 2 && !/\p{Ll}/u.test(t.text)) upper++
+  }
+  const w = Math.max(1, words)
+  return { sentenceWords: Math.min(60, w / Math.max(1, doc.sentences.length)) / 25, capitalised: capitalised / w, upper: upper / w }
 }
 
 const squash = (m: number) => Math.log1p(Math.max(0, m))
@@ -83,6 +117,11 @@ export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array 
   x[k++] = e.type === 'OBJ' && classes & KNOWN.OBJ ? 1 : 0
   x[k++] = e.type === 'OBJ' && classes & TRAINED.OBJ ? 1 : 0
   x[k++] = ev.stated ? 1 : 0
+  const r = ev.register
+  x[k++] = r.sentenceWords
+  x[k++] = r.capitalised
+  x[k++] = r.capitalised * r.capitalised
+  x[k] = r.upper
   return x
 }
 

@@ -5,7 +5,7 @@ import { loadTagger, tagDocument } from './tagger.ts'
 import { MAX_ENTITIES_PER_TYPE } from './types.ts'
 import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, phraseHash } from './features.ts'
 import { FORMAT_RULES } from './format-rules.ts'
-import { REPORT_CUT, confidenceFeatures, confidenceOf, loadConfidenceModel, type ConfidenceModel } from './confidence.ts'
+import { REPORT_CUT, confidenceFeatures, confidenceOf, loadConfidenceModel, registerOf, type ConfidenceModel, type Register } from './confidence.ts'
 
 // Resolved from this file so that it works from any working directory and in worker threads.
 let tagger = loadTagger(new URL('../../models/ner.bin.gz', import.meta.url))
@@ -551,14 +551,15 @@ export function entityCandidates(doc: Tokenized): { entity: Entity; features: Fl
   const { mentions, noisy } = tagMentions(doc)
   const tagged = new Map<Mention, EntityType>()
   for (const m of mentions) tagged.set(m, m.type)
+  const register = registerOf(doc)
   return buildEntities(mentions, doc.text.length).map((e) => {
     e.classes = nameClasses(e.name)
-    return { entity: e, features: confidenceFeatures(e, entityEvidence(doc, e, tagged, noisy)) }
+    return { entity: e, features: confidenceFeatures(e, entityEvidence(doc, e, tagged, noisy, register)) }
   })
 }
 
 /** What the confidence model reads of an entity besides its name (./confidence.ts). */
-function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityType>, noisy: boolean) {
+function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityType>, noisy: boolean, register: Register) {
   let agreeing = 0
   let initial = true
   let stated = false
@@ -567,5 +568,5 @@ function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityTy
     if (m.stated && tagged.get(m) === e.type) stated = true
     if (m.first !== doc.sentences[m.sent].first) initial = false
   }
-  return { margins: e.mentions.map((m) => m.margin ?? NaN), agreeing, sentenceInitialOnly: initial, informal: noisy, stated }
+  return { margins: e.mentions.map((m) => m.margin ?? NaN), agreeing, sentenceInitialOnly: initial, informal: noisy, stated, register }
 }
