@@ -157,9 +157,7 @@ t.test('product review: a product line is an object, not a person', async (t) =>
   t.notOk(e.persons.some((p) => p.includes('QuietComfort')), `no person (got ${JSON.stringify(e)})`)
   const found = extractEntities(tokenize(text + FILLER), { all: true }).filter((x) => x.name.includes('QuietComfort'))
   t.ok(found.length > 0 && found.every((x) => x.type === 'OBJ'), `typed an object (got ${JSON.stringify(found.map((x) => [x.type, x.confidence]))})`)
-  // Known miss: the second mention is tagged a place, which keeps the entity's confidence just
-  // under the cut, so it is not reported (MODEL.md, limitations).
-  t.ok(e.objects.some((o) => o.includes('QuietComfort')), 'reported as an object', { todo: 'confidence 0.48, under the 0.5 cut' })
+  t.ok(e.objects.some((o) => o.includes('QuietComfort')), 'reported as an object')
 })
 
 t.test('entity confidence: every entity has one in [0.5, 1], mentions keep their spans', async (t) => {
