@@ -120,7 +120,7 @@ function withTrainingNames(base: Gazetteer, examples: Example[]): Gazetteer {
       if (!ws.length || ws.length > MAX_GAZ_WORDS) continue
       const h = phraseHash(ws)
       let v = votes.get(h)
-      if (!v) votes.set(h, (v = new Map()))
+      if (!v) votes.set(h, (v = new Map<string, number>()))
       v.set(label, (v.get(label) ?? 0) + 1)
       for (let k = 1; k < ws.length; k++) prefixes.add(phraseHash(ws.slice(0, k)))
     }

@@ -266,7 +266,7 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
     pos: new Uint8Array(n),
     posInSent: new Int32Array(n),
     headline: new Uint8Array(n),
-    gaz: new Array(n),
+    gaz: new Array<number[]>(n),
     capStart: new Uint8Array(n),
     docCap: new Uint8Array(n),
     docLow: new Uint8Array(n),

@@ -331,7 +331,7 @@ export function docContext(anchors: Anchor[][], entities: Entity[]): DocContext 
     const es = [...new Set(list.map((a) => a.entity))]
     for (const x of es) {
       let m = cooc.get(x)
-      if (!m) cooc.set(x, (m = new Map()))
+      if (!m) cooc.set(x, (m = new Map<Entity, number>()))
       for (const y of es) if (x !== y) m.set(y, (m.get(y) ?? 0) + 1)
     }
   }
@@ -580,7 +580,9 @@ export interface RelationModelFile {
 }
 
 export function parseRelationModel(j: RelationModelFile): RelationModel {
-  if (j.format !== 'tea-relations-3') throw new Error(`relations: unknown model format "${j.format}"`)
+  // A file's format is whatever it says, whatever the type hopes for.
+  const format: string = j.format
+  if (format !== 'tea-relations-3') throw new Error(`relations: unknown model format "${format}"`)
   const ids = Object.keys(j.weights)
   return {
     features: new IdIndex(ids.map(Number)),
