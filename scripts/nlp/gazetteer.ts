@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { createRequire } from 'node:module'
-import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, phraseHash, type Gazetteer } from '../../src/nlp/features.ts'
+import { phraseHash } from '../../src/nlp/features/hashing.ts'
+import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, type Gazetteer } from '../../src/nlp/features/lexicon.ts'
 
 const require = createRequire(import.meta.url)
 /** The @stdlib datasets export a function returning the list. */

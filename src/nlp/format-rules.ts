@@ -4,7 +4,7 @@
 // of its own (test/nlp/format-rules.test.ts) that shows it firing and not firing.
 import type { Tokenized } from './tokens.ts'
 import { mentionFromTokens, type Mention } from './entities.ts'
-import { GAZ_CLASSES } from './features.ts'
+import { GAZ_CLASSES } from './features/lexicon.ts'
 
 export interface RuleContext {
   /** Gazetteer classes (bits of GAZ_CLASSES) of a phrase of lower-case words. */

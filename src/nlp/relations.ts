@@ -14,7 +14,8 @@ import { readFileSync } from 'node:fs'
 import type { Tokenized } from './tokens.ts'
 import type { Entity, EntityType } from './entities.ts'
 import type { RelationType } from './types.ts'
-import { feat, fnv, lowerForms } from './features.ts'
+import { feat, fnv } from './features/hashing.ts'
+import { lowerForms } from './features/document.ts'
 import { calibrate, type Calibration } from './calibration.ts'
 import { IdIndex } from './tables.ts'
 
@@ -339,7 +340,7 @@ export function docContext(anchors: Anchor[][], entities: Entity[]): DocContext 
 }
 
 /**
- * Features (hashed, see features.ts) of a candidate pair, shared by every relation type; the
+ * Features (hashed, see features/hashing.ts) of a candidate pair, shared by every relation type; the
  * classifier of type k reads each as `typedFeature(f, k)`.
  */
 export function relationFeatures(doc: Tokenized, words: Uint32Array, c: RelationCandidate, anchors: Anchor[][], ctx: DocContext, matched: number[], places?: PlaceTable): number[] {

@@ -3,7 +3,7 @@
 import t from 'tap'
 import { FORMAT_RULES, type RuleContext } from '../../src/nlp/format-rules.ts'
 import { mentionFromTokens, type EntityType, type Mention } from '../../src/nlp/entities.ts'
-import { phraseHash } from '../../src/nlp/features.ts'
+import { phraseHash } from '../../src/nlp/features/hashing.ts'
 import { loadTagger } from '../../src/nlp/tagger.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 
@@ -49,7 +49,7 @@ t.test('place-source-line', async (t) => {
   const text = 'Tokyo MAINICHI SHIMBUN\nOW1203123494 Tokyo KYODO in English 1150 GMT 12 Mar 94\nThe ministry said the talks would resume.'
   const { doc, mentions } = given(text, ['ORG:Tokyo MAINICHI'])
   const out = show(rule('place-source-line').apply(doc, mentions, ctx))
-  t.ok(out.includes('LOC:Tokyo') && out.includes('ORG:MAINICHI SHIMBUN'), `a line of a place and a source in capitals (got ${out})`)
+  t.ok(out.includes('LOC:Tokyo') && out.includes('ORG:MAINICHI SHIMBUN'), `a line of a place and a source in capitals (got ${out.join(', ')})`)
   const release = 'Boston ACME CORP\nAcme Corp said on Monday it would open a second office in the city next year.'
   const r = given(release, ['ORG:ACME CORP', 'ORG:Acme Corp'])
   t.same(show(rule('place-source-line').apply(r.doc, r.mentions, ctx)), ['ORG:ACME CORP', 'ORG:Acme Corp'], 'outside monitored-press documents it does not fire')
