@@ -20,14 +20,37 @@ const DEV_SETS = [
   ...['politics', 'science', 'music', 'literature', 'ai'].map((d) => `crossner/${d}_dev.jsonl`),
 ]
 
+interface Score {
+  p: number
+  r: number
+  f1: number
+  support: number
+}
+
+/** The one line of `eval.ts --json`; which fields are present depends on the task. */
+interface EvalResult {
+  file?: string
+  texts?: number
+  entities?: Score
+  byType?: Record<string, Score>
+  objects?: Score | null
+  ece?: number
+  tokensPerSecond?: number
+  macroF1?: number
+  /** Entities by cross-validation: one result per file. */
+  sets?: EvalResult[]
+  /** Relations: nested differently by mode, read by relationCells. */
+  [key: string]: unknown
+}
+
 /** Runs eval.ts with the arguments; the last JSON line it prints, or undefined when it fails. */
-function evalJson(args: string[]): Promise<Record<string, any> | undefined> {
+function evalJson(args: string[]): Promise<EvalResult | undefined> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...process.execArgv, path.join(REPO_ROOT, 'scripts/eval.ts'), ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
-    child.stdout.on('data', (d) => (out += d))
-    child.stderr.on('data', (d) => (err += d))
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d))
     child.on('error', () => resolve(undefined))
     child.on('exit', (code) => {
       const line = out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)
@@ -36,14 +59,14 @@ function evalJson(args: string[]): Promise<Record<string, any> | undefined> {
         return resolve(undefined)
       }
       console.error(`eval:all: ${args.join(' ')} done (${Math.round((Date.now() - t0) / 1000)} s)`)
-      resolve(JSON.parse(line))
+      resolve(JSON.parse(line) as EvalResult)
     })
   })
 }
 
 /** Runs the jobs, `jobs` at a time, keeping their order. */
 async function pool<T>(tasks: (() => Promise<T>)[], jobs = 2): Promise<T[]> {
-  const out: T[] = new Array(tasks.length)
+  const out = new Array<T>(tasks.length)
   let next = 0
   await Promise.all(Array.from({ length: jobs }, async () => {
     while (next < tasks.length) { const k = next++; out[k] = await tasks[k]() }
@@ -64,10 +87,10 @@ const relRedocred = await evalJson(['redocred/train.jsonl', '--task', 'relations
 
 const f = (x: unknown) => (typeof x === 'number' ? x.toFixed(3) : 'n/a')
 const rowsOut: string[][] = [['set', 'split', 'texts', 'entity F1', 'PER', 'ORG', 'LOC', 'objects F1', 'entity ECE']]
-const entityRow = (name: string, split: string, r: Record<string, any> | undefined) =>
+const entityRow = (name: string, split: string, r: EvalResult | undefined) =>
   rowsOut.push([name, split, String(r?.texts ?? 'n/a'), f(r?.entities?.f1), f(r?.byType?.PER?.f1), f(r?.byType?.ORG?.f1), f(r?.byType?.LOC?.f1), r ? (r.objects ? f(r.objects.f1) : '—') : 'n/a', f(r?.ece)])
 DEV_SETS.forEach((s, i) => entityRow(s.replace(/\.jsonl$/, ''), 'dev', devResults[i]))
-CV_SETS.forEach((s) => entityRow(s.replace(/\.jsonl$/, ''), `cv${folds}`, cv?.sets?.find((x: any) => x.file === s)))
+CV_SETS.forEach((s) => entityRow(s.replace(/\.jsonl$/, ''), `cv${folds}`, cv?.sets?.find((x) => x.file === s)))
 const crossner = devResults.slice(3).map((r) => r?.entities?.f1).filter((x): x is number => typeof x === 'number')
 const widths = rowsOut[0].map((_, c) => Math.max(...rowsOut.map((r) => r[c].length)))
 const print = (r: string[]) => console.log(r.map((v, c) => (c < 2 ? v.padEnd(widths[c]) : v.padStart(widths[c]))).join('  '))
@@ -76,19 +99,23 @@ rowsOut.forEach(print)
 if (crossner.length === 5) console.log(`crossner dev mean entity F1 ${f(crossner.reduce((a, b) => a + b, 0) / 5)}, lowest ${f(Math.min(...crossner))}`)
 
 /** A relation result of eval.ts --task relations --json, whatever it nests: micro F1 and ECE. */
-function relationCells(r: Record<string, any> | undefined): string {
+function relationCells(r: EvalResult | undefined): string {
   if (!r) return 'n/a'
-  const pick = (o: any, re: RegExp): number | undefined => {
+  const pick = (o: unknown, re: RegExp): number | undefined => {
     if (!o || typeof o !== 'object') return undefined
     for (const [k, v] of Object.entries(o)) if (re.test(k) && typeof v === 'number') return v
     for (const v of Object.values(o)) { const x = pick(v, re); if (x !== undefined) return x }
     return undefined
   }
-  const micro = typeof r.relations?.f1 === 'number' ? r.relations.f1 : pick(r.micro ?? r.relations ?? r, /^(micro)?f1$/i)
+  const relations = r.relations as { f1?: unknown } | undefined
+  const micro = typeof relations?.f1 === 'number' ? relations.f1 : pick(r.micro ?? r.relations ?? r, /^(micro)?f1$/i)
   const macro = pick(r, /^macro(f1)?$/i)
   const e = pick(r, /^ece$/i)
   const per = r.byType ?? r.perType ?? r.types
-  const perText = per && typeof per === 'object' ? Object.entries(per).map(([t, v]: [string, any]) => `${t} ${f(typeof v === 'number' ? v : v?.f1)}`).join(', ') : ''
+  const perText =
+    per && typeof per === 'object'
+      ? Object.entries(per as Record<string, number | { f1?: number } | undefined>).map(([t, v]) => `${t} ${f(typeof v === 'number' ? v : v?.f1)}`).join(', ')
+      : ''
   return `micro F1 ${f(micro)}${macro !== undefined ? `, macro F1 ${f(macro)}` : ''}, ECE ${f(e)}${perText ? `\n    per type: ${perText}` : ''}`
 }
 console.log('\nrelations')

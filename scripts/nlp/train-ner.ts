@@ -3,7 +3,11 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { tokenize, type Tokenized } from '../../src/nlp/tokens.ts'
-import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, NTAGS, TYPES, buildClusterIndex, docInfo, featureList, phraseHash, staticFeatures, type ClusterIndex, type DocInfo, type Gazetteer } from '../../src/nlp/features.ts'
+import { phraseHash } from '../../src/nlp/features/hashing.ts'
+import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, buildClusterIndex, type ClusterIndex, type Gazetteer } from '../../src/nlp/features/lexicon.ts'
+import { docInfo, type DocInfo } from '../../src/nlp/features/document.ts'
+import { NTAGS, TYPES } from '../../src/nlp/features/tags.ts'
+import { featureList, staticFeatures } from '../../src/nlp/features/tagger.ts'
 import { buildClusters } from './clusters.ts'
 import { buildModel, decode, encodeTagger, modelScorer, spans } from '../../src/nlp/tagger.ts'
 import { buildGazetteer } from './gazetteer.ts'
@@ -15,7 +19,7 @@ import { foldOf, readNer } from './ner-data.ts'
  * Training corpora and how many times per epoch each is seen. Newswire (CoNLL-2003) twelve times,
  * CoNLL04 three and Re-DocRED once: the other corpora otherwise pull the newswire decisions towards
  * their own conventions; WNUT-17 twice, as once was too little for the casing-free features of
- * informal text (features.ts, isNoisy). The small corpora of a domain (CrossNER: 27k tokens in
+ * informal text (features/document.ts, isNoisy). The small corpora of a domain (CrossNER: 27k tokens in
  * all; SEC) are repeated so that their domain is not drowned. All chosen on dev figures
  * (CoNLL-2003 dev above all; docs/experiments/multi-domain-tagger.md).
  * `TEA_REPEAT_<NAME>` (the folder's name in capitals) overrides one, for experiments.
@@ -120,7 +124,7 @@ function withTrainingNames(base: Gazetteer, examples: Example[]): Gazetteer {
       if (!ws.length || ws.length > MAX_GAZ_WORDS) continue
       const h = phraseHash(ws)
       let v = votes.get(h)
-      if (!v) votes.set(h, (v = new Map()))
+      if (!v) votes.set(h, (v = new Map<string, number>()))
       v.set(label, (v.get(label) ?? 0) + 1)
       for (let k = 1; k < ws.length; k++) prefixes.add(phraseHash(ws.slice(0, k)))
     }

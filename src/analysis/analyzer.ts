@@ -64,6 +64,7 @@ export interface Analyzer {
 /** Runs the extraction on the calling thread. */
 export async function createInlineAnalyzer(): Promise<Analyzer> {
   const nlp = await import('../nlp/index.ts')
+  nlp.loadModels()
   let running = 0
   const analyzer: Analyzer = {
     async analyze(text, { signal, place: _place, ...options }) {

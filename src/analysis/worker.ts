@@ -1,8 +1,8 @@
-// The task run by each pool worker thread: the model loads once, when the worker imports
-// src/nlp/index.ts at start-up; every task after that is one pure extraction.
+// The task run by each pool worker thread: the models load once, when the worker starts;
+// every task after that is one pure extraction.
 import { readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
-import { analyze } from '../nlp/index.ts'
+import { analyze, loadModels } from '../nlp/index.ts'
 import type { AnalyzeOptions, Analysis } from '../nlp/types.ts'
 import { claimTask } from './task-state.ts'
 
@@ -32,6 +32,8 @@ try {
 } catch {
   // not Linux, or not permitted: run at the default priority
 }
+
+loadModels()
 
 export default function run(task: WorkerTask): WorkerResult {
   if (!claimTask(task.state)) return { skipped: true }

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import type { Entity, EntityType } from './entities.ts'
 import type { Tokenized } from './tokens.ts'
-import { GAZ_CLASSES } from './features.ts'
+import { GAZ_CLASSES } from './features/lexicon.ts'
 
 const bit = (c: (typeof GAZ_CLASSES)[number]) => 1 << GAZ_CLASSES.indexOf(c)
 const TYPE_INDEX: Record<EntityType, number> = { PER: 0, ORG: 1, LOC: 2, OBJ: 3 }

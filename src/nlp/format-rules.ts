@@ -4,7 +4,7 @@
 // of its own (test/nlp/format-rules.test.ts) that shows it firing and not firing.
 import type { Tokenized } from './tokens.ts'
 import { mentionFromTokens, type Mention } from './entities.ts'
-import { GAZ_CLASSES } from './features.ts'
+import { GAZ_CLASSES } from './features/lexicon.ts'
 
 export interface RuleContext {
   /** Gazetteer classes (bits of GAZ_CLASSES) of a phrase of lower-case words. */
@@ -20,7 +20,7 @@ export interface FormatRule {
 }
 
 const TITLE_CASE = /^\p{Lu}\p{Ll}+$/u
-const ALL_CAPS_WORD = /^\p{Lu}[\p{Lu}\-]+$/u
+const ALL_CAPS_WORD = /^\p{Lu}[\p{Lu}-]+$/u
 const ACRONYM = /^\p{Lu}{2,6}$/u
 const FBIS_CODE = /^[A-Z]{2}\d{10}$/
 const FBIS_CODE_2 = /^[A-Z]{2}\d{4}[A-Z]$/

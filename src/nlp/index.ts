@@ -1,10 +1,10 @@
 // The extraction engine's public surface (see ./types.ts for the contract with the service).
 import { tokenize, type Sentence, type Tokenized } from './tokens.ts'
 import type { EntityType } from './entities.ts'
-import { extractEntities } from './mentions.ts'
+import { extractEntities, loadEntityModels } from './mentions.ts'
 import { anchorsBySentence, candidatePairs, decideRelations, loadRelationModel, wordHashes, type Decision, type RelationModel } from './relations.ts'
 import type { Entity } from './entities.ts'
-import { loadSentimentModel, sentimentTowards, type Span } from './sentiment.ts'
+import { loadSentimentModel, sentimentTowards, type SentimentModel, type Span } from './sentiment.ts'
 import { codePointSpan, entityDetail, salienceTotal } from './detail.ts'
 import { MODEL_NAME, type Analysis, type AnalyzeOptions, type ExtractedRelation } from './types.ts'
 
@@ -15,12 +15,33 @@ export { extractMentions } from './mentions.ts'
 export { MODEL_NAME, SUPPORTED_LANGUAGES } from './types.ts'
 
 // Resolved from this file so that it works from any working directory and in worker threads.
-const relationModel = loadRelationModel(new URL('../../models/relations.json', import.meta.url))
-const sentimentModel = loadSentimentModel(new URL('../../models/sentiment.bin.gz', import.meta.url))
+const RELATION_FILE = new URL('../../models/relations.json', import.meta.url)
+const SENTIMENT_FILE = new URL('../../models/sentiment.bin.gz', import.meta.url)
+// Importing this module reads no model: each loads on first use, or all at once by loadModels.
+let relationModel: RelationModel | undefined
+let sentimentModel: SentimentModel | undefined
+
+function currentRelationModel(): RelationModel {
+  return (relationModel ??= loadRelationModel(RELATION_FILE))
+}
+
+function currentSentimentModel(): SentimentModel {
+  return (sentimentModel ??= loadSentimentModel(SENTIMENT_FILE))
+}
+
+/**
+ * Loads every model of the engine (tagger, entity confidence, relations, sentiment) unless
+ * already loaded, so that a service pays for it at start-up rather than on its first analysis.
+ */
+export function loadModels(): void {
+  loadEntityModels()
+  currentRelationModel()
+  currentSentimentModel()
+}
 
 /** Sentiment expressed towards the target spans in one sentence (used by analyze and eval). */
 export function targetSentiment(doc: Tokenized, targets: Span[], sent: number, words = wordHashes(doc)) {
-  return sentimentTowards(sentimentModel, doc, words, targets, sent)
+  return sentimentTowards(currentSentimentModel(), doc, words, targets, sent)
 }
 
 const LIST: Record<EntityType, keyof Analysis['entities']> = {
@@ -55,7 +76,7 @@ function evidence(doc: Tokenized, s: Sentence, first1: number, first2: number, l
  * The relations among a document's entities, most confident first. `model` replaces the
  * committed relation model (cross-validation in scripts/nlp/eval-relations.ts).
  */
-export function extractRelations(doc: Tokenized, entities: Entity[], model: RelationModel = relationModel, words?: Uint32Array): Decision[] {
+export function extractRelations(doc: Tokenized, entities: Entity[], model: RelationModel = currentRelationModel(), words?: Uint32Array): Decision[] {
   const anchors = anchorsBySentence(doc, entities)
   const candidates = candidatePairs(anchors, model.places)
   if (!candidates.length) return []
@@ -78,7 +99,7 @@ export function analyze(text: string, options: AnalyzeOptions): Analysis {
   const relations: ExtractedRelation[] = []
   // Hashed once for the relation features and the sentiment of every relation.
   const words = entities.length > 1 ? wordHashes(doc) : new Uint32Array(0)
-  const decisions = entities.length > 1 ? extractRelations(doc, entities, relationModel, words) : []
+  const decisions = entities.length > 1 ? extractRelations(doc, entities, currentRelationModel(), words) : []
   for (const d of decisions) {
     const { source, target, sent, sent2 } = d.candidate
     const s = doc.sentences[sent]

@@ -124,7 +124,7 @@ export function detectLanguage(text: string): string {
   // eld only looks at a bounded prefix anyway; capping keeps the cost flat on 30k inputs.
   const sample = text.length > 4000 ? text.slice(0, 4000) : text
   const detector = languageDetector()
-  let code = ''
+  let code: string
   try {
     code = detector.detect(sample).language
   } catch {

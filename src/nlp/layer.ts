@@ -40,7 +40,7 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
   const f64x2Add = simd(0xf0), f64x2Mul = simd(0xf2)
   const lane = (l: number) => simd(0x21, l)
   const replaceLane0 = simd(0x22, 0)
-  const zero = simd(0x0c, ...new Array(16).fill(0))
+  const zero = simd(0x0c, ...new Array<number>(16).fill(0))
 
   // Parameters 0–8, then locals.
   const W = 0, STRIDE = 1, Bias = 2, X = 3, RS = 4, RE = 5, RUNS = 6, OUT = 7, H = 8
@@ -88,7 +88,7 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
   const name = (s: string) => [s.length, ...Array.from(s, (c) => c.charCodeAt(0))]
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, [1, 0x60, 9, ...new Array(9).fill(0x7f), 0]),
+    ...section(1, [1, 0x60, 9, ...new Array<number>(9).fill(0x7f), 0]),
     // Memory imported, so that its size can follow the model's.
     ...section(2, [1, ...name('env'), ...name('mem'), 0x02, 0x00, 0]),
     ...section(3, [1, 0]),

@@ -1,16 +1,33 @@
 // Entities of a document: the trained tagger's mentions merged into canonical entities.
 import type { Tokenized } from './tokens.ts'
 import { buildEntities, mentionFromTokens, type Entity, type EntityType, type Mention } from './entities.ts'
-import { loadTagger, tagDocument } from './tagger.ts'
+import { loadTagger, tagDocument, type TaggerModel } from './tagger.ts'
 import { MAX_ENTITIES_PER_TYPE } from './types.ts'
-import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, phraseHash } from './features.ts'
+import { phraseHash } from './features/hashing.ts'
+import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS } from './features/lexicon.ts'
 import { FORMAT_RULES } from './format-rules.ts'
 import { REPORT_CUT, confidenceFeatures, confidenceOf, loadConfidenceModel, registerOf, type ConfidenceModel, type Register } from './confidence.ts'
 
 // Resolved from this file so that it works from any working directory and in worker threads.
-let tagger = loadTagger(new URL('../../models/ner.bin.gz', import.meta.url))
+const TAGGER_FILE = new URL('../../models/ner.bin.gz', import.meta.url)
 const CONFIDENCE_FILE = new URL('../../models/entity-confidence.json', import.meta.url)
+// Loaded on first use (or by loadEntityModels), never on import.
+let tagger: TaggerModel | undefined
 let confidenceModel: ConfidenceModel | undefined
+
+function currentTagger(): TaggerModel {
+  return (tagger ??= loadTagger(TAGGER_FILE))
+}
+
+function currentConfidenceModel(): ConfidenceModel {
+  return (confidenceModel ??= loadConfidenceModel(CONFIDENCE_FILE))
+}
+
+/** Loads the committed tagger and confidence model unless already loaded (or replaced by useModels). */
+export function loadEntityModels(): void {
+  currentTagger()
+  currentConfidenceModel()
+}
 
 /**
  * Tags with another tagger model file (cross-validation folds, scripts/nlp/cv.ts), and, when
@@ -101,7 +118,7 @@ export function extractMentions(doc: Tokenized): Mention[] {
 }
 
 function tagMentions(doc: Tokenized): { mentions: Mention[]; noisy: boolean } {
-  const { spans, noisy, margins } = tagDocument(tagger, doc)
+  const { spans, noisy, margins } = tagDocument(currentTagger(), doc)
   const mentions = ruledMentions(doc, spans, noisy)
   // Each mention's margin: the least of the tagger's span it overlaps (rules make the others).
   // A miscellaneous span is no evidence for any type of ours: a mention over it is a rule's.
@@ -382,7 +399,7 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array): Men
 
 /** The gazetteer classes (bit set) of a phrase of lower-case words; 0 when it is in none. */
 function phraseGaz(words: string[]): number {
-  return tagger.gazetteer.get(phraseHash(words)) ?? 0
+  return currentTagger().gazetteer.get(phraseHash(words)) ?? 0
 }
 
 /** The gazetteer classes of one word, case ignored. */
@@ -532,11 +549,11 @@ export function nameClasses(name: string): number {
  * `all` is set (fitting the confidence model needs them all).
  */
 export function extractEntities(doc: Tokenized, options: { all?: boolean } = {}): Entity[] {
-  confidenceModel ??= loadConfidenceModel(CONFIDENCE_FILE)
+  const confidence = currentConfidenceModel()
   const perType = new Map<EntityType, number>()
   const out: Entity[] = []
   for (const { entity: e, features } of entityCandidates(doc)) {
-    e.confidence = confidenceOf(confidenceModel, features)
+    e.confidence = confidenceOf(confidence, features)
     if (!options.all && e.confidence < REPORT_CUT) continue
     const n = perType.get(e.type) ?? 0
     if (n >= MAX_ENTITIES_PER_TYPE) continue

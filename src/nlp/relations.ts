@@ -14,7 +14,8 @@ import { readFileSync } from 'node:fs'
 import type { Tokenized } from './tokens.ts'
 import type { Entity, EntityType } from './entities.ts'
 import type { RelationType } from './types.ts'
-import { feat, fnv, lowerForms } from './features.ts'
+import { feat, fnv } from './features/hashing.ts'
+import { lowerForms } from './features/document.ts'
 import { calibrate, type Calibration } from './calibration.ts'
 import { IdIndex } from './tables.ts'
 
@@ -331,7 +332,7 @@ export function docContext(anchors: Anchor[][], entities: Entity[]): DocContext 
     const es = [...new Set(list.map((a) => a.entity))]
     for (const x of es) {
       let m = cooc.get(x)
-      if (!m) cooc.set(x, (m = new Map()))
+      if (!m) cooc.set(x, (m = new Map<Entity, number>()))
       for (const y of es) if (x !== y) m.set(y, (m.get(y) ?? 0) + 1)
     }
   }
@@ -339,7 +340,7 @@ export function docContext(anchors: Anchor[][], entities: Entity[]): DocContext 
 }
 
 /**
- * Features (hashed, see features.ts) of a candidate pair, shared by every relation type; the
+ * Features (hashed, see features/hashing.ts) of a candidate pair, shared by every relation type; the
  * classifier of type k reads each as `typedFeature(f, k)`.
  */
 export function relationFeatures(doc: Tokenized, words: Uint32Array, c: RelationCandidate, anchors: Anchor[][], ctx: DocContext, matched: number[], places?: PlaceTable): number[] {
@@ -580,7 +581,9 @@ export interface RelationModelFile {
 }
 
 export function parseRelationModel(j: RelationModelFile): RelationModel {
-  if (j.format !== 'tea-relations-3') throw new Error(`relations: unknown model format "${j.format}"`)
+  // A file's format is whatever it says, whatever the type hopes for.
+  const format: string = j.format
+  if (format !== 'tea-relations-3') throw new Error(`relations: unknown model format "${format}"`)
   const ids = Object.keys(j.weights)
   return {
     features: new IdIndex(ids.map(Number)),

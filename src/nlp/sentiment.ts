@@ -9,7 +9,8 @@ import { encodeModelFile, readModelFile } from './model-file.ts'
 import type { Tokenized } from './tokens.ts'
 import type { Sentiment } from './types.ts'
 import { HiddenLayer } from './layer.ts'
-import { buildClusterIndex, clusterOf, fnv, NO_CLUSTER, type ClusterIndex } from './features.ts'
+import { fnv } from './features/hashing.ts'
+import { buildClusterIndex, clusterOf, NO_CLUSTER, type ClusterIndex } from './features/lexicon.ts'
 
 export const POLARITIES: Sentiment[] = ['positive', 'neutral', 'negative']
 

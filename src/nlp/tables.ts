@@ -1,5 +1,5 @@
 // Read-only tables of the loaded models, keyed by 30-bit ids (feature ids, word and phrase
-// hashes: see features.ts). A Map of n numbers costs about 60 bytes an entry on the V8 heap,
+// hashes: see features/hashing.ts). A Map of n numbers costs about 60 bytes an entry on the V8 heap,
 // and a Map of small Float32Arrays several hundred (each array is an object of its own); an
 // open-addressing index in two Int32Arrays with the values in one typed array costs 8–16 bytes
 // an entry at half load, off the garbage-collected heap, and looks up as fast. Each analysis

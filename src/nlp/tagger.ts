@@ -2,10 +2,11 @@
 // under BILOU constraints, with earlier decisions in the document as features.
 import { encodeModelFile, readModelFile } from './model-file.ts'
 import type { Tokenized } from './tokens.ts'
-import {
-  ALLOWED_TAGS, B, L, NTAGS, TAGS, TYPES, U, docInfo, dynamicFeatures, featureList, fnv, staticFeatures, tagPart, tagType,
-  buildClusterIndex, type ClusterIndex, type DocInfo, type Gazetteer, type GazetteerLookup,
-} from './features.ts'
+import { fnv } from './features/hashing.ts'
+import { buildClusterIndex, type ClusterIndex, type Gazetteer, type GazetteerLookup } from './features/lexicon.ts'
+import { docInfo, type DocInfo } from './features/document.ts'
+import { ALLOWED_TAGS, B, L, NTAGS, TAGS, TYPES, U, tagPart, tagType } from './features/tags.ts'
+import { dynamicFeatures, featureList, staticFeatures } from './features/tagger.ts'
 import { IdIndex, IdIntMap } from './tables.ts'
 
 /** Word hashes the decoder skips: a Set while training builds it, an IdIndex once loaded. */

@@ -2,7 +2,8 @@
 // is computed once per document and is what its readers computed each for themselves before;
 // shapeHash is the hash of the shape string the features were trained with.
 import t from 'tap'
-import { HAS_LETTER_BIT, HAS_LOWER_BIT, UPPER_START_BIT, fnv, letterFacts, lowerForms, shapeHash } from '../../src/nlp/features.ts'
+import { fnv } from '../../src/nlp/features/hashing.ts'
+import { HAS_LETTER_BIT, HAS_LOWER_BIT, UPPER_START_BIT, letterFacts, lowerForms, shapeHash } from '../../src/nlp/features/document.ts'
 import { wordHashes } from '../../src/nlp/relations.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 

@@ -3,7 +3,7 @@
 import t from 'tap'
 import { FORMAT_RULES, type RuleContext } from '../../src/nlp/format-rules.ts'
 import { mentionFromTokens, type EntityType, type Mention } from '../../src/nlp/entities.ts'
-import { phraseHash } from '../../src/nlp/features.ts'
+import { phraseHash } from '../../src/nlp/features/hashing.ts'
 import { loadTagger } from '../../src/nlp/tagger.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 

@@ -4,7 +4,7 @@ import { analyze, targetSentiment } from '../../src/nlp/index.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { calibrate, fitIsotonic } from '../../src/nlp/calibration.ts'
 import { loadSentimentModel } from '../../src/nlp/sentiment.ts'
-import { fnv } from '../../src/nlp/features.ts'
+import { fnv } from '../../src/nlp/features/hashing.ts'
 import { NEGATION_CASES } from '../../scripts/nlp/negation-cases.ts'
 import { RELATION_TYPES, type RelationType } from '../../src/nlp/types.ts'
 
