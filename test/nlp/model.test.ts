@@ -81,7 +81,7 @@ t.test('models/meta.json names the model and holds the checksum of every model f
 t.test('partial labels: only capitalised tokens outside the annotated spans are unlabeled', async (t) => {
   const { markUnlabeled, prepare } = await import('../../scripts/nlp/train-ner.ts')
   const text = 'Roger Crouch of NASA met the Board in Paris.'
-  const p = markUnlabeled(prepare({ id: 'x', text, entities: [{ start: 0, end: 12, type: 'PER', text: 'Roger Crouch' }] } as never, new Map()))
+  const p = markUnlabeled(prepare({ id: 'x', text, entities: [{ start: 0, end: 12, type: 'PER', text: 'Roger Crouch' }] }, new Map()))
   const marked = p.doc.tokens.filter((_, i) => p.unlabeled![i]).map((tok) => tok.text)
   t.same(marked, ['NASA', 'Board', 'Paris'])
 })
