@@ -16,7 +16,9 @@ const folds = values.folds
 const t0 = Date.now()
 
 const DEV_SETS = [
-  'conll2003/dev_docs.jsonl', 'wnut17/dev_grouped.jsonl', 'conll04/dev_grouped.jsonl',
+  'conll2003/dev_docs.jsonl',
+  'wnut17/dev_grouped.jsonl',
+  'conll04/dev_grouped.jsonl',
   ...['politics', 'science', 'music', 'literature', 'ai'].map((d) => `crossner/${d}_dev.jsonl`),
 ]
 
@@ -46,14 +48,20 @@ interface EvalResult {
 /** Runs eval.ts with the arguments; the last JSON line it prints, or undefined when it fails. */
 function evalJson(args: string[]): Promise<EvalResult | undefined> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...process.execArgv, path.join(REPO_ROOT, 'scripts/eval.ts'), ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [...process.execArgv, path.join(REPO_ROOT, 'scripts/eval.ts'), ...args, '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let out = ''
     let err = ''
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d))
     child.on('error', () => resolve(undefined))
     child.on('exit', (code) => {
-      const line = out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)
+      const line = out
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .at(-1)
       if (code !== 0 || !line) {
         console.error(`eval:all: eval.ts ${args.join(' ')} failed (exit ${code}): ${err.trim().split('\n').slice(-3).join(' | ')}`)
         return resolve(undefined)
@@ -68,9 +76,14 @@ function evalJson(args: string[]): Promise<EvalResult | undefined> {
 async function pool<T>(tasks: (() => Promise<T>)[], jobs = 2): Promise<T[]> {
   const out = new Array<T>(tasks.length)
   let next = 0
-  await Promise.all(Array.from({ length: jobs }, async () => {
-    while (next < tasks.length) { const k = next++; out[k] = await tasks[k]() }
-  }))
+  await Promise.all(
+    Array.from({ length: jobs }, async () => {
+      while (next < tasks.length) {
+        const k = next++
+        out[k] = await tasks[k]()
+      }
+    }),
+  )
   return out
 }
 
@@ -88,15 +101,35 @@ const relRedocred = await evalJson(['redocred/train.jsonl', '--task', 'relations
 const f = (x: unknown) => (typeof x === 'number' ? x.toFixed(3) : 'n/a')
 const rowsOut: string[][] = [['set', 'split', 'texts', 'entity F1', 'PER', 'ORG', 'LOC', 'objects F1', 'entity ECE']]
 const entityRow = (name: string, split: string, r: EvalResult | undefined) =>
-  rowsOut.push([name, split, String(r?.texts ?? 'n/a'), f(r?.entities?.f1), f(r?.byType?.PER?.f1), f(r?.byType?.ORG?.f1), f(r?.byType?.LOC?.f1), r ? (r.objects ? f(r.objects.f1) : '—') : 'n/a', f(r?.ece)])
+  rowsOut.push([
+    name,
+    split,
+    String(r?.texts ?? 'n/a'),
+    f(r?.entities?.f1),
+    f(r?.byType?.PER?.f1),
+    f(r?.byType?.ORG?.f1),
+    f(r?.byType?.LOC?.f1),
+    r ? (r.objects ? f(r.objects.f1) : '—') : 'n/a',
+    f(r?.ece),
+  ])
 DEV_SETS.forEach((s, i) => entityRow(s.replace(/\.jsonl$/, ''), 'dev', devResults[i]))
-CV_SETS.forEach((s) => entityRow(s.replace(/\.jsonl$/, ''), `cv${folds}`, cv?.sets?.find((x) => x.file === s)))
-const crossner = devResults.slice(3).map((r) => r?.entities?.f1).filter((x): x is number => typeof x === 'number')
+CV_SETS.forEach((s) =>
+  entityRow(
+    s.replace(/\.jsonl$/, ''),
+    `cv${folds}`,
+    cv?.sets?.find((x) => x.file === s),
+  ),
+)
+const crossner = devResults
+  .slice(3)
+  .map((r) => r?.entities?.f1)
+  .filter((x): x is number => typeof x === 'number')
 const widths = rowsOut[0].map((_, c) => Math.max(...rowsOut.map((r) => r[c].length)))
 const print = (r: string[]) => console.log(r.map((v, c) => (c < 2 ? v.padEnd(widths[c]) : v.padStart(widths[c]))).join('  '))
 console.log('\nentities (canonical names per text; entity F1 = micro over persons, organizations, locations)')
 rowsOut.forEach(print)
-if (crossner.length === 5) console.log(`crossner dev mean entity F1 ${f(crossner.reduce((a, b) => a + b, 0) / 5)}, lowest ${f(Math.min(...crossner))}`)
+if (crossner.length === 5)
+  console.log(`crossner dev mean entity F1 ${f(crossner.reduce((a, b) => a + b, 0) / 5)}, lowest ${f(Math.min(...crossner))}`)
 
 /** A relation result of eval.ts --task relations --json, whatever it nests: micro F1 and ECE. */
 function relationCells(r: EvalResult | undefined): string {
@@ -104,7 +137,10 @@ function relationCells(r: EvalResult | undefined): string {
   const pick = (o: unknown, re: RegExp): number | undefined => {
     if (!o || typeof o !== 'object') return undefined
     for (const [k, v] of Object.entries(o)) if (re.test(k) && typeof v === 'number') return v
-    for (const v of Object.values(o)) { const x = pick(v, re); if (x !== undefined) return x }
+    for (const v of Object.values(o)) {
+      const x = pick(v, re)
+      if (x !== undefined) return x
+    }
     return undefined
   }
   const relations = r.relations as { f1?: unknown } | undefined
@@ -114,7 +150,9 @@ function relationCells(r: EvalResult | undefined): string {
   const per = r.byType ?? r.perType ?? r.types
   const perText =
     per && typeof per === 'object'
-      ? Object.entries(per as Record<string, number | { f1?: number } | undefined>).map(([t, v]) => `${t} ${f(typeof v === 'number' ? v : v?.f1)}`).join(', ')
+      ? Object.entries(per as Record<string, number | { f1?: number } | undefined>)
+          .map(([t, v]) => `${t} ${f(typeof v === 'number' ? v : v?.f1)}`)
+          .join(', ')
       : ''
   return `micro F1 ${f(micro)}${macro !== undefined ? `, macro F1 ${f(macro)}` : ''}, ECE ${f(e)}${perText ? `\n    per type: ${perText}` : ''}`
 }
@@ -126,6 +164,12 @@ console.log(`speed: full extraction ${devResults[0]?.tokensPerSecond ?? 'n/a'} t
 console.log(`eval:all took ${Math.round((Date.now() - t0) / 1000)} s`)
 if (values.meta) {
   writeMeta(path.join(REPO_ROOT, 'models'), {
-    eval: { folds: Number(folds), table: rowsOut, relations: { conll04Dev: relConll04 ?? null, redocredCv: relRedocred ?? null }, sentimentMacroF1: sentiment?.macroF1 ?? null, tokensPerSecond: devResults[0]?.tokensPerSecond ?? null },
+    eval: {
+      folds: Number(folds),
+      table: rowsOut,
+      relations: { conll04Dev: relConll04 ?? null, redocredCv: relRedocred ?? null },
+      sentimentMacroF1: sentiment?.macroF1 ?? null,
+      tokensPerSecond: devResults[0]?.tokensPerSecond ?? null,
+    },
   })
 }

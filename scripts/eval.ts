@@ -49,9 +49,7 @@ if (!file) {
 let rows = readJsonl(file)
 if (values.limit) rows = rows.slice(0, Number(values.limit))
 const first = rows[0] ?? ({} as Example)
-const task =
-  values.task ??
-  (first.language ? 'language' : first.polarity ? 'sentiment' : first.relations ? 'relations' : 'entities')
+const task = values.task ?? (first.language ? 'language' : first.polarity ? 'sentiment' : first.relations ? 'relations' : 'entities')
 if (task === 'entities') rows = rows.map(nerView)
 if (values.cv && task !== 'entities' && task !== 'relations') {
   console.error(`eval: --cv is implemented for --task entities and relations only, not ${task}`)
@@ -117,13 +115,21 @@ class EntityScores {
     this.names.compare(gold, pred)
   }
   report(title: string): Record<string, unknown> {
-    const groups: [string, string[] | undefined][] = [['micro PER/ORG/LOC', ['PER', 'ORG', 'LOC']], ['micro all', TYPE_NAMES]]
+    const groups: [string, string[] | undefined][] = [
+      ['micro PER/ORG/LOC', ['PER', 'ORG', 'LOC']],
+      ['micro all', TYPE_NAMES],
+    ]
     this.span.print(`${title}entities, exact span`, groups)
     this.names.print(`${title}entities, canonical name per document`, groups)
     const e = ece(this.conf)
     console.log(`\n${title}entity confidence: ECE ${e.ece.toFixed(4)} over ${this.conf.length} reported entities (10 bins)`)
     for (const l of e.table) console.log(l)
-    const c = (x: { p: number; r: number; f1: number; tp: number; fn: number }) => ({ p: +x.p.toFixed(4), r: +x.r.toFixed(4), f1: +x.f1.toFixed(4), support: x.tp + x.fn })
+    const c = (x: { p: number; r: number; f1: number; tp: number; fn: number }) => ({
+      p: +x.p.toFixed(4),
+      r: +x.r.toFixed(4),
+      f1: +x.f1.toFixed(4),
+      support: x.tp + x.fn,
+    })
     const objects = this.names.micro(['OBJ'])
     return {
       entities: c(this.names.micro(['PER', 'ORG', 'LOC'])),
@@ -155,7 +161,13 @@ if (task === 'entities' && values.cv) {
   if (!values['skip-speed']) json.tokensPerSecond = speed(rows.map((r) => r.text))
   if (values.json) emit(json)
 } else if (task === 'relations') {
-  await evalRelations({ file, cv: values.cv ? Number(values.cv) : undefined, json: values.json, limit: values.limit ? Number(values.limit) : undefined, bornInAsLivesIn: values['born-in-as-lives-in'] })
+  await evalRelations({
+    file,
+    cv: values.cv ? Number(values.cv) : undefined,
+    json: values.json,
+    limit: values.limit ? Number(values.limit) : undefined,
+    bornInAsLivesIn: values['born-in-as-lives-in'],
+  })
   if (!values.json && !values.cv) speed(rows.map((r) => r.text))
 } else if (task === 'sentiment') {
   const set = values.holdout ? rows.filter((r) => isHeldOut(r.sentence_id ?? r.id)) : rows

@@ -25,7 +25,10 @@ const HEADER = '// GENERATED CODE - DO NOT MODIFY. Produced by scripts/generate.
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
 interface Spec {
-  paths: Record<string, Partial<Record<(typeof METHODS)[number], { operationId: string; requestBody?: { content?: Record<string, { schema?: unknown }> } }>>>
+  paths: Record<
+    string,
+    Partial<Record<(typeof METHODS)[number], { operationId: string; requestBody?: { content?: Record<string, { schema?: unknown }> } }>>
+  >
   components: { schemas: Record<string, unknown> }
 }
 
@@ -48,7 +51,9 @@ function bodySchemas(spec: Spec): Record<string, unknown> {
  */
 function esmImports(code: string): string {
   if (!code.includes('require(')) return code
-  return 'import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n' + code.replace('"use strict";', '')
+  return (
+    'import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\n' + code.replace('"use strict";', '')
+  )
 }
 
 /**
@@ -99,7 +104,9 @@ async function build(): Promise<Record<string, string>> {
     "import type { ValidateFunction } from 'ajv'\n" +
     "import type { operations } from './api-types.ts'\n" +
     operationIds
-      .map((name) => `export declare const ${name}: ValidateFunction<operations['${name}']['requestBody']['content']['application/json']>\n`)
+      .map(
+        (name) => `export declare const ${name}: ValidateFunction<operations['${name}']['requestBody']['content']['application/json']>\n`,
+      )
       .join('') +
     `/** operationId → validator of its JSON request body. */\nexport declare const bodyValidators: { ${operationIds.map((name) => `${name}: typeof ${name}`).join('; ')} }\n`
   return files

@@ -9,7 +9,9 @@ try {
   entry = await bundleEntry(server, 'server')
 } catch (err) {
   // Shaped like the service's own (pino) log lines.
-  process.stderr.write(`${JSON.stringify({ level: 40, time: Date.now(), pid: process.pid, err: { message: err.message }, msg: 'server bundle not built; running the sources through tsx' })}\n`)
+  process.stderr.write(
+    `${JSON.stringify({ level: 40, time: Date.now(), pid: process.pid, err: { message: err.message }, msg: 'server bundle not built; running the sources through tsx' })}\n`,
+  )
   const { register } = await import('tsx/esm/api')
   register()
   entry = server.href

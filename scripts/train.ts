@@ -35,7 +35,9 @@ const models = process.env.TEA_MODELS_OUT ?? path.join(REPO_ROOT, 'models')
 if (tasks.length > 1) {
   const passOn = process.argv.slice(2).filter((a, i, all) => a !== '--only' && all[i - 1] !== '--only' && !a.startsWith('--only='))
   for (const task of TASKS.filter((t) => tasks.includes(t))) {
-    const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--only', task, ...passOn], { stdio: 'inherit' })
+    const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--only', task, ...passOn], {
+      stdio: 'inherit',
+    })
     if (r.status !== 0) process.exit(r.status ?? 1)
   }
   process.exit(0)
@@ -96,11 +98,34 @@ if (want('sentiment')) {
     negpool: 0,
     aug: 2,
     augnever: 0,
-    ...Object.fromEntries((values.sent ?? []).map((kv) => {
-      const [k, v] = kv.split('=')
-      if (!['epochs', 'hidden', 'top', 'dropout', 'lr', 'l2', 'folds', 'ema', 'vader', 'sif', 'swa', 'cv', 'heads', 'mask', 'negpool', 'aug', 'augnever'].includes(k)) throw new Error(`--sent: unknown option ${k}`)
-      return [k, v === 'true' ? true : v === 'false' ? false : Number(v)]
-    })),
+    ...Object.fromEntries(
+      (values.sent ?? []).map((kv) => {
+        const [k, v] = kv.split('=')
+        if (
+          ![
+            'epochs',
+            'hidden',
+            'top',
+            'dropout',
+            'lr',
+            'l2',
+            'folds',
+            'ema',
+            'vader',
+            'sif',
+            'swa',
+            'cv',
+            'heads',
+            'mask',
+            'negpool',
+            'aug',
+            'augnever',
+          ].includes(k)
+        )
+          throw new Error(`--sent: unknown option ${k}`)
+        return [k, v === 'true' ? true : v === 'false' ? false : Number(v)]
+      }),
+    ),
   })
 }
 

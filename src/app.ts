@@ -50,7 +50,11 @@ export function serializeError(err: Error): { [key: string]: unknown; type: stri
   const out = stdSerializers.err(err) as unknown as { [key: string]: unknown; type: string; message: string; stack: string }
   if (!out || typeof out !== 'object') return out
   const seen = new Set<unknown>()
-  for (let e = err as { params?: unknown; cause?: unknown } | undefined; e && typeof e === 'object' && !seen.has(e); e = e.cause as typeof e) {
+  for (
+    let e = err as { params?: unknown; cause?: unknown } | undefined;
+    e && typeof e === 'object' && !seen.has(e);
+    e = e.cause as typeof e
+  ) {
     seen.add(e)
     if (!Array.isArray(e.params)) continue
     const values = `\nparams: ${String(e.params)}`
@@ -149,7 +153,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       onDrop: (r) => app.log.error({ accountId: r.accountId, day: r.day }, 'pending refund dropped'),
       // Account ids and days only: what an operator needs to subtract the counts by hand.
       onLost: (lost) =>
-        app.log.error({ refundsNotWritten: lost.length, counts: summarizeRefunds(lost) }, 'refunds not written before shutdown: these daily counts are too high by `count`'),
+        app.log.error(
+          { refundsNotWritten: lost.length, counts: summarizeRefunds(lost) },
+          'refunds not written before shutdown: these daily counts are too high by `count`',
+        ),
     }),
     warn: (err, message) => app.log.warn({ err }, message),
     shuttingDown: false,
@@ -200,9 +207,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(dashboard, { prefix: '/dashboard' })
 
   // Expired cache rows go in the background; every node may do it, the DELETE is idempotent.
-  const prune = setInterval(() => {
-    ctx.cache.prune().catch((err) => app.log.warn({ err }, 'cache prune failed'))
-  }, 10 * 60 * 1000)
+  const prune = setInterval(
+    () => {
+      ctx.cache.prune().catch((err) => app.log.warn({ err }, 'cache prune failed'))
+    },
+    10 * 60 * 1000,
+  )
   prune.unref()
   app.addHook('onClose', async () => {
     clearInterval(prune)

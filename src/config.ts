@@ -119,7 +119,11 @@ function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
   const entries = raw.split(',').map((e) => e.trim())
   const bad = entries.find((e) => !isProxyAddress(e))
   if (bad !== undefined) {
-    throw new ConfigError('TRUST_PROXY', raw, `a number of proxy hops, or comma-separated IP addresses or CIDR ranges of the proxies ("${bad}" is neither)`)
+    throw new ConfigError(
+      'TRUST_PROXY',
+      raw,
+      `a number of proxy hops, or comma-separated IP addresses or CIDR ranges of the proxies ("${bad}" is neither)`,
+    )
   }
   return entries
 }
@@ -132,7 +136,8 @@ function rateLimits(env: NodeJS.ProcessEnv): RateLimits | undefined {
   const limits = { ...DEFAULT_RATE_LIMITS }
   for (const part of raw.split(',')) {
     const m = /^\s*([a-z][a-z0-9_-]*)=(\d+(?:\.\d+)?)\/(\d+)\s*$/.exec(part)
-    if (!m || Number(m[2]) <= 0 || Number(m[3]) < 1) throw new ConfigError('RATE_LIMITS', raw, '"off" or plan=perSecond/burst pairs, e.g. free=5/10,business=50/100')
+    if (!m || Number(m[2]) <= 0 || Number(m[3]) < 1)
+      throw new ConfigError('RATE_LIMITS', raw, '"off" or plan=perSecond/burst pairs, e.g. free=5/10,business=50/100')
     limits[m[1]] = { perSecond: Number(m[2]), burst: Number(m[3]) }
   }
   return limits
@@ -145,7 +150,8 @@ function queueShares(env: NodeJS.ProcessEnv): Record<string, number> {
   if (raw === undefined || raw.trim() === '') return shares
   for (const part of raw.split(',')) {
     const m = /^\s*([a-z][a-z0-9_-]*)=(\d+(?:\.\d+)?)\s*$/.exec(part)
-    if (!m || Number(m[2]) <= 0 || Number(m[2]) > 1) throw new ConfigError('QUEUE_SHARES', raw, 'plan=fraction pairs with 0 < fraction <= 1, e.g. free=0.125,business=0.75')
+    if (!m || Number(m[2]) <= 0 || Number(m[2]) > 1)
+      throw new ConfigError('QUEUE_SHARES', raw, 'plan=fraction pairs with 0 < fraction <= 1, e.g. free=0.125,business=0.75')
     shares[m[1]] = Number(m[2])
   }
   return shares

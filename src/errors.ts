@@ -80,13 +80,9 @@ export class UnauthorizedError extends ApiError {
 export class QuotaExceededError extends ApiError {
   readonly retryAfter: number
   constructor(limit: number, resetAt: Date, retryAfter: number) {
-    super(
-      429,
-      'Rate Limited',
-      'QUOTA_EXCEEDED',
-      `Daily quota of ${limit} requests exceeded; it resets at ${isoSeconds(resetAt)}`,
-      { 'retry-after': String(retryAfter) },
-    )
+    super(429, 'Rate Limited', 'QUOTA_EXCEEDED', `Daily quota of ${limit} requests exceeded; it resets at ${isoSeconds(resetAt)}`, {
+      'retry-after': String(retryAfter),
+    })
     this.retryAfter = retryAfter
   }
   override body() {
@@ -149,7 +145,8 @@ export class NotFoundError extends ApiError {
 export class MethodNotAllowedError extends ApiError {
   constructor(method: string, path: string, allowed: readonly string[]) {
     // A browser's CORS preflight lands here: say why, since the API deliberately sends no CORS headers.
-    const cors = method === 'OPTIONS' ? '; the API sends no CORS headers: call it from a server, since a token must never be in client-side code' : ''
+    const cors =
+      method === 'OPTIONS' ? '; the API sends no CORS headers: call it from a server, since a token must never be in client-side code' : ''
     super(405, 'Method Not Allowed', 'METHOD_NOT_ALLOWED', `${method} is not a method of ${path}; it allows ${allowed.join(', ')}${cors}`, {
       allow: allowed.join(', '),
     })

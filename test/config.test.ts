@@ -13,7 +13,10 @@ t.test('TRUST_PROXY: a hop count or proxy addresses; never "trust every hop"', a
   t.same(trust('10.0.0.0/8, 192.168.1.7,::1, fd00::/8, loopback'), ['10.0.0.0/8', '192.168.1.7', '::1', 'fd00::/8', 'loopback'])
   for (const value of ['true', 'TRUE', 'yes']) {
     t.throws(() => trust(value), ConfigError, value)
-    t.throws(() => trust(value), /TRUST_PROXY="[^"]+" is invalid; expected the number of proxies .* "true" trusted every hop, which lets any client choose its own address/)
+    t.throws(
+      () => trust(value),
+      /TRUST_PROXY="[^"]+" is invalid; expected the number of proxies .* "true" trusted every hop, which lets any client choose its own address/,
+    )
   }
   for (const value of ['10.0.0.0/33', '::1/129', 'nginx', '1.2.3', '127.0.0.1,', '17', '-1']) {
     t.throws(() => trust(value), ConfigError, value)
@@ -23,7 +26,10 @@ t.test('TRUST_PROXY: a hop count or proxy addresses; never "trust every hop"', a
 
 t.test('a hop count trusts exactly that many hops', async (t) => {
   const fn = trustProxyOption(2) as (address: string, hop: number) => boolean
-  t.same([0, 1, 2, 3].map((hop) => fn('192.0.2.1', hop)), [true, true, false, false])
+  t.same(
+    [0, 1, 2, 3].map((hop) => fn('192.0.2.1', hop)),
+    [true, true, false, false],
+  )
   t.same(trustProxyOption(['127.0.0.1']), ['127.0.0.1'], 'addresses are handed to Fastify as they are')
   t.equal(trustProxyOption(false), false)
 })

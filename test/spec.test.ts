@@ -10,7 +10,22 @@ const schemas = (spec as any).components.schemas
 
 t.test('relation types: the engine emits exactly the documented enum', async (t) => {
   t.same([...RELATION_TYPES].sort(), [...schemas.RelationType.enum].sort())
-  for (const required of ['works_for', 'located_in', 'lives_in', 'born_in', 'founded', 'owns', 'acquired', 'part_of', 'member_of', 'produces', 'partner_of', 'competitor_of', 'family_of', 'killed']) {
+  for (const required of [
+    'works_for',
+    'located_in',
+    'lives_in',
+    'born_in',
+    'founded',
+    'owns',
+    'acquired',
+    'part_of',
+    'member_of',
+    'produces',
+    'partner_of',
+    'competitor_of',
+    'family_of',
+    'killed',
+  ]) {
     t.ok(schemas.RelationType.enum.includes(required), required)
   }
 })
@@ -35,7 +50,10 @@ t.test('plans: the seeded catalogue equals the spec (part 8)', async (t) => {
 t.test('limits in the schema match the spec', async (t) => {
   t.equal(schemas.AnalyzeRequest.properties.text.minLength, 200)
   t.equal(schemas.AnalyzeRequest.properties.text.maxLength, 30000)
-  t.same([schemas.AnalyzeOptions.properties.maxEntitiesPerType.minimum, schemas.AnalyzeOptions.properties.maxEntitiesPerType.maximum], [1, 100])
+  t.same(
+    [schemas.AnalyzeOptions.properties.maxEntitiesPerType.minimum, schemas.AnalyzeOptions.properties.maxEntitiesPerType.maximum],
+    [1, 100],
+  )
   t.equal(schemas.AnalyzeOptions.properties.maxEntitiesPerType.default, 50)
   t.equal(schemas.AnalyzeOptions.properties.includeEvidence.default, true)
   // The hint documents the languages that work, not every ISO 639-1 code (src/domain/languages.ts checks those).
@@ -54,16 +72,28 @@ t.test('the examples of POST /v1/analyze are valid, in both forms, and their off
   const responses = op.responses['200'].content['application/json'].examples
   t.same(Object.keys(requests), ['short', 'withMentions'])
   t.same(Object.keys(responses), ['short', 'withMentions'])
-  for (const [name, { value }] of Object.entries<{ value: unknown }>(requests)) t.ok(validateAnalyzeRequest(value), `request example ${name}`)
-  const headers = { 'content-type': 'application/json', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '1795392000', 'x-request-id': 'req-1' }
+  for (const [name, { value }] of Object.entries<{ value: unknown }>(requests))
+    t.ok(validateAnalyzeRequest(value), `request example ${name}`)
+  const headers = {
+    'content-type': 'application/json',
+    'x-ratelimit-limit': '100',
+    'x-ratelimit-remaining': '99',
+    'x-ratelimit-reset': '1795392000',
+    'x-request-id': 'req-1',
+  }
   for (const [name, { value }] of Object.entries<{ value: unknown }>(responses)) {
-    t.same(checkContract({ method: 'POST', route: '/v1/analyze', url: '/v1/analyze', status: 200, headers, body: JSON.stringify(value) }), [], `response example ${name}`)
+    t.same(
+      checkContract({ method: 'POST', route: '/v1/analyze', url: '/v1/analyze', status: 200, headers, body: JSON.stringify(value) }),
+      [],
+      `response example ${name}`,
+    )
   }
   const { short, withMentions } = responses
   t.same(withMentions.value.entities, short.value.entities, 'the two forms describe one analysis')
   const text: string = requests.withMentions.value.text
   t.equal(requests.withMentions.value.options.offsetEncoding, 'utf16')
-  for (const e of withMentions.value.entityDetails) for (const m of e.mentions) t.equal(text.slice(m.start, m.end), m.text, `${e.name}: ${m.text}`)
+  for (const e of withMentions.value.entityDetails)
+    for (const m of e.mentions) t.equal(text.slice(m.start, m.end), m.text, `${e.name}: ${m.text}`)
   for (const r of withMentions.value.relations) {
     t.equal(text.slice(r.evidenceStart, r.evidenceEnd), r.evidence)
     t.equal(withMentions.value.entityDetails[r.sourceIndex].name, r.source)

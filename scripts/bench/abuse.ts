@@ -65,6 +65,9 @@ const statuses = (floodResult as unknown as { statusCodeStats?: Record<string, {
 process.stdout.write(
   JSON.stringify({
     hangUps: hangUpAnswers,
-    flood: { rps: floodResult.requests.total / floodResult.duration, statuses: Object.fromEntries(Object.entries(statuses).map(([k, v]) => [k, v.count])) },
+    flood: {
+      rps: floodResult.requests.total / floodResult.duration,
+      statuses: Object.fromEntries(Object.entries(statuses).map(([k, v]) => [k, v.count])),
+    },
   }) + '\n',
 )

@@ -27,4 +27,6 @@ for (let i = 0; i < puts / 2; i++) await cache.put(keys[i], analysis) // warm-up
 const before = process.cpuUsage()
 for (let i = puts / 2; i < keys.length; i++) await cache.put(keys[i], analysis)
 const used = process.cpuUsage(before)
-process.stdout.write(`${((used.user + used.system) / puts).toFixed(1)} µs of CPU per cache write (${JSON.stringify(analysis).length}-character result)\n`)
+process.stdout.write(
+  `${((used.user + used.system) / puts).toFixed(1)} µs of CPU per cache write (${JSON.stringify(analysis).length}-character result)\n`,
+)

@@ -29,7 +29,8 @@ let LOOKUP = ''
 const logged = drizzle(sql, { schema, logger: { logQuery: (query) => void (LOOKUP ||= query) } }) as unknown as Db
 await createTokensRepository(logged).findActiveByHashes(['-'], '2000-01-01', new Date())
 // The parameters below go in the order now, day, hashes.
-if (!/\$1::timestamptz/.test(LOOKUP) || !/"day" = \$2\b/.test(LOOKUP) || !/= any\(\$3::text\[\]\)/.test(LOOKUP)) throw new Error(`floor-server: unexpected look-up statement: ${LOOKUP}`)
+if (!/\$1::timestamptz/.test(LOOKUP) || !/"day" = \$2\b/.test(LOOKUP) || !/= any\(\$3::text\[\]\)/.test(LOOKUP))
+  throw new Error(`floor-server: unexpected look-up statement: ${LOOKUP}`)
 
 const lookup = createBatcher<string, boolean>({
   maxBatch: () => 256,

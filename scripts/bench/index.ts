@@ -38,7 +38,8 @@ const median = (xs: number[]) => {
 const GROUPS = ['http', 'extract2k', 'extract30k', 'latency', 'abuse', 'nodes'] as const
 const onlyAt = args.indexOf('--only')
 const ONLY = onlyAt >= 0 ? args[onlyAt + 1].split(',') : [...GROUPS]
-for (const g of ONLY) if (!(GROUPS as readonly string[]).includes(g)) throw new Error(`bench: unknown group "${g}" in --only (groups: ${GROUPS.join(', ')})`)
+for (const g of ONLY)
+  if (!(GROUPS as readonly string[]).includes(g)) throw new Error(`bench: unknown group "${g}" in --only (groups: ${GROUPS.join(', ')})`)
 const runs = (g: (typeof GROUPS)[number]) => ONLY.includes(g)
 const tmp = mkdtempSync(join(tmpdir(), 'tea-bench-'))
 chmodSync(tmp, 0o777)
@@ -67,7 +68,12 @@ function makeText(length: number): string {
 }
 
 // ---- processes ----
-function startProcess(name: string, argv: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+function startProcess(
+  name: string,
+  argv: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   children.push(child)
   let out = ''
@@ -105,9 +111,11 @@ function startCommand(script: string): { env: Record<string, string>; nodeArgs: 
     const [k, ...v] = words.shift()!.split('=')
     env[k] = v.join('=')
   }
-  if (words.shift() !== 'node' || !words.length) throw new Error(`bench: cannot read the start script "${script}" (expected "[VAR=value…] node [--flag…] <entry>")`)
+  if (words.shift() !== 'node' || !words.length)
+    throw new Error(`bench: cannot read the start script "${script}" (expected "[VAR=value…] node [--flag…] <entry>")`)
   const entry = words.pop()!
-  if (!words.every((w) => w.startsWith('--'))) throw new Error(`bench: cannot read the start script "${script}" (flags must be --flag[=value])`)
+  if (!words.every((w) => w.startsWith('--')))
+    throw new Error(`bench: cannot read the start script "${script}" (flags must be --flag[=value])`)
   return { env, nodeArgs: words, entry }
 }
 const START = startCommand((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)
@@ -123,7 +131,17 @@ async function startNode(databaseUrl: string, env: Record<string, string> = {}) 
     cwd: ROOT,
     // The bench's business token sends far more than the plan's burst limit: the throughput rows
     // measure the service, not the limiter (which still runs); the abuse scenario sets its own.
-    env: { ...process.env, ...START.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL, ANALYSIS_WORKERS: String(WORKERS), RATE_LIMITS: 'business=1000000/1000000', ...env },
+    env: {
+      ...process.env,
+      ...START.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL,
+      ANALYSIS_WORKERS: String(WORKERS),
+      RATE_LIMITS: 'business=1000000/1000000',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   children.push(child)
@@ -166,7 +184,9 @@ function runNode(argv: string[]): Promise<LoadResult> {
     children.push(child)
     let out = ''
     child.stdout.on('data', (c) => (out += c))
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult) : reject(new Error(`${argv.join(' ')} exited ${code}`))))
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult) : reject(new Error(`${argv.join(' ')} exited ${code}`)),
+    )
   })
 }
 
@@ -203,7 +223,9 @@ function threadSeconds(pid: number): Map<number, number> {
 async function dbBackendPids(dbUrl: string): Promise<number[]> {
   const sql = postgres(dbUrl, { max: 1, onnotice: () => {} })
   try {
-    const rows = await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`
+    const rows = await sql<
+      { pid: number }[]
+    >`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`
     return rows.map((r) => r.pid)
   } finally {
     await sql.end()
@@ -230,7 +252,9 @@ async function transactions(dbUrl: string | undefined): Promise<number> {
   if (!dbUrl) return 0
   const sql = postgres(dbUrl, { max: 1, onnotice: () => {} })
   try {
-    const [row] = await sql<{ n: string }[]>`select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()`
+    const [row] = await sql<
+      { n: string }[]
+    >`select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()`
     return Number(row.n)
   } finally {
     await sql.end()
@@ -244,7 +268,12 @@ async function analysisTime(url: string | undefined): Promise<{ sum: number; cou
   return { sum: num('analysis_duration_seconds_sum'), count: num('analysis_duration_seconds_count') }
 }
 /** Runs a load and reports the CPU µs per request of `pid` (the server) and of the bench database's backends. */
-async function measured(pid: number, dbUrl: string | undefined, spec: Record<string, unknown>, nodeUrl?: string): Promise<LoadResult & { cpu: CpuNote }> {
+async function measured(
+  pid: number,
+  dbUrl: string | undefined,
+  spec: Record<string, unknown>,
+  nodeUrl?: string,
+): Promise<LoadResult & { cpu: CpuNote }> {
   const backends = dbUrl ? await dbBackendPids(dbUrl) : []
   const sample = async () => ({
     server: cpuSeconds(pid),
@@ -283,7 +312,9 @@ async function measured(pid: number, dbUrl: string | undefined, spec: Record<str
 const cpuNote = (r: { cpu: CpuNote }) =>
   `CPU/req: server ${fmt(r.cpu.server)} µs (main thread ${fmt(r.cpu.main)}), db ${fmt(r.cpu.db)} µs` +
   (r.cpu.transactions === undefined ? '' : `; db transactions/req ${fmt(r.cpu.transactions, 2)}`) +
-  (r.cpu.workerMs === undefined ? '' : `; one extraction in a worker ${fmt(r.cpu.workerMs * 1000)} µs wall, ${fmt(r.cpu.workerCpu!)} µs CPU (+ ${fmt(r.cpu.helperCpu!)} µs on other threads)`)
+  (r.cpu.workerMs === undefined
+    ? ''
+    : `; one extraction in a worker ${fmt(r.cpu.workerMs * 1000)} µs wall, ${fmt(r.cpu.workerCpu!)} µs CPU (+ ${fmt(r.cpu.helperCpu!)} µs on other threads)`)
 
 // ---- database ----
 async function benchDatabase(): Promise<string> {
@@ -327,7 +358,14 @@ async function startNginx(upstreams: string[]): Promise<{ url: string; child: Ch
   const dir = mkdtempSync(join(tmp, 'nginx-'))
   chmodSync(dir, 0o777)
   const conf = join(dir, 'nginx.conf')
-  writeFileSync(conf, nginxConfig(port, upstreams.map((u) => new URL(u).host), dir))
+  writeFileSync(
+    conf,
+    nginxConfig(
+      port,
+      upstreams.map((u) => new URL(u).host),
+      dir,
+    ),
+  )
   const child = spawn('/usr/sbin/nginx', ['-p', dir, '-c', conf], { stdio: 'inherit' })
   children.push(child)
   // Without a listener a failed spawn (nginx not installed) would end the bench at once,
@@ -399,11 +437,21 @@ const rows: Row[] = []
 const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '-')
 function record(scenario: string, result: LoadResult, baseline?: { name: string; value: number; mine: number }, note?: string) {
   const errs = (result.non2xx ?? 0) + (result.errors ?? 0) + (result.timeouts ?? 0)
-  const detail = [...Object.entries(result.statuses ?? {}).map(([code, n]) => `${code} × ${n}`), result.errors ? `socket errors × ${result.errors}` : '', result.timeouts ? `timeouts × ${result.timeouts}` : '']
+  const detail = [
+    ...Object.entries(result.statuses ?? {}).map(([code, n]) => `${code} × ${n}`),
+    result.errors ? `socket errors × ${result.errors}` : '',
+    result.timeouts ? `timeouts × ${result.timeouts}` : '',
+  ]
     .filter(Boolean)
     .join(', ')
   const errNote = errs ? `${errs} non-2xx/errors (${detail})` : ''
-  rows.push({ scenario, result, baseline: baseline?.name, ratio: baseline ? baseline.mine / baseline.value : undefined, note: [note, errNote].filter(Boolean).join('; ') })
+  rows.push({
+    scenario,
+    result,
+    baseline: baseline?.name,
+    ratio: baseline ? baseline.mine / baseline.value : undefined,
+    note: [note, errNote].filter(Boolean).join('; '),
+  })
   log(`${scenario}: ${fmt(result.rps)} req/s p50 ${fmt(result.p50, 2)} ms p99 ${fmt(result.p99, 2)} ms${errs ? ` (${errNote})` : ''}`)
 }
 /** With more than one round: the median of the rounds' ratios, each to its own round's baseline. */
@@ -411,7 +459,13 @@ function medianOfRounds(name: string, ratios: number[], target: string) {
   if (ROUNDS < 2) return
   const ratio = median(ratios)
   const each = ratios.map((x) => fmt(x, 2)).join(', ')
-  rows.push({ scenario: `${name}: median of ${ROUNDS} rounds`, result: { rps: NaN, p50: NaN, p99: NaN, total: 0 }, baseline: "its round's baseline", ratio, note: `${target}; rounds ${each}` })
+  rows.push({
+    scenario: `${name}: median of ${ROUNDS} rounds`,
+    result: { rps: NaN, p50: NaN, p99: NaN, total: 0 },
+    baseline: "its round's baseline",
+    ratio,
+    note: `${target}; rounds ${each}`,
+  })
   log(`${name}: median ratio ${fmt(ratio, 2)} (rounds ${each})`)
 }
 
@@ -428,7 +482,12 @@ interface Headline {
   loads: number[]
 }
 const HEADLINES: Headline[] = [
-  ['uncached 2,000 chars: total CPU per request (server with workers + PostgreSQL) ÷ in-process extraction', '≤ 1.5', (x: number) => x <= 1.5, 2],
+  [
+    'uncached 2,000 chars: total CPU per request (server with workers + PostgreSQL) ÷ in-process extraction',
+    '≤ 1.5',
+    (x: number) => x <= 1.5,
+    2,
+  ],
   ['uncached 30,000 chars: total CPU per request ÷ in-process extraction', '≤ 1.15', (x: number) => x <= 1.15, 2],
   ['extraction CPU in a worker ÷ in process (2,000 chars)', '≤ 1.1', (x: number) => x <= 1.1, 2],
   ['extraction CPU in a worker ÷ in process (30,000 chars)', '≤ 1.1', (x: number) => x <= 1.1, 2],
@@ -460,7 +519,10 @@ function printTable() {
   const lines = [
     '| scenario | req/s | p50 ms | p99 ms | vs baseline | ratio | notes |',
     '|---|---:|---:|---:|---|---:|---|',
-    ...rows.map((r) => `| ${r.scenario} | ${fmt(r.result.rps)} | ${fmt(r.result.p50, 2)} | ${fmt(r.result.p99, 2)} | ${r.baseline ?? '(baseline)'} | ${r.ratio === undefined ? '' : fmt(r.ratio, 2)} | ${r.note ?? ''} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.scenario} | ${fmt(r.result.rps)} | ${fmt(r.result.p50, 2)} | ${fmt(r.result.p99, 2)} | ${r.baseline ?? '(baseline)'} | ${r.ratio === undefined ? '' : fmt(r.ratio, 2)} | ${r.note ?? ''} |`,
+    ),
   ]
   process.stdout.write('\n' + lines.join('\n') + '\n')
 }
@@ -489,9 +551,19 @@ async function main() {
   if (SOAK > 0) return soak(node, auth, cachedBody, text2k)
 
   if (runs('http')) {
-    const bare = await startProcess('bare', [...SERVER_NODE_ARGS, '--import', 'tsx', 'scripts/bench/bare-server.ts', join(tmp, 'analyze.json'), join(tmp, 'quota.json')], {}, /listening (http:\/\/\S+)/)
+    const bare = await startProcess(
+      'bare',
+      [...SERVER_NODE_ARGS, '--import', 'tsx', 'scripts/bench/bare-server.ts', join(tmp, 'analyze.json'), join(tmp, 'quota.json')],
+      {},
+      /listening (http:\/\/\S+)/,
+    )
     const bareUrl = bare.match[1]
-    const floor = await startProcess('floor', [...SERVER_NODE_ARGS, '--import', 'tsx', 'scripts/bench/floor-server.ts', join(tmp, 'quota.json'), dbUrl], {}, /listening (http:\/\/\S+)/)
+    const floor = await startProcess(
+      'floor',
+      [...SERVER_NODE_ARGS, '--import', 'tsx', 'scripts/bench/floor-server.ts', join(tmp, 'quota.json'), dbUrl],
+      {},
+      /listening (http:\/\/\S+)/,
+    )
 
     // 1. HTTP overhead: bare Fastify vs cached analyze and quota. Each server first gets `--warmup`
     // seconds (default 10) of the same load, not recorded, as the extraction rows below do: a
@@ -511,14 +583,36 @@ async function main() {
       const tag = ROUNDS > 1 ? `, round ${round}` : ''
       const bareGet = await warmed(round, barePid, undefined, { url: `${bareUrl}/v1/quota`, connections: 10 })
       record(`bare Fastify GET (same quota JSON)${tag}`, bareGet, undefined, cpuNote(bareGet))
-      const barePost = await warmed(round, barePid, undefined, { url: `${bareUrl}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 10 })
+      const barePost = await warmed(round, barePid, undefined, {
+        url: `${bareUrl}/v1/analyze`,
+        method: 'POST',
+        headers: auth,
+        body: cachedBody,
+        connections: 10,
+      })
       record(`bare Fastify POST (same analyze JSON, same body)${tag}`, barePost, undefined, cpuNote(barePost))
-      const cached = await warmed(round, node.child.pid!, dbUrl, { url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 10 })
-      record(`POST /v1/analyze, cached (2,000 chars)${tag}`, cached, { name: 'bare POST', value: barePost.rps, mine: cached.rps }, `target ≥ 0.40; ${cpuNote(cached)}`)
+      const cached = await warmed(round, node.child.pid!, dbUrl, {
+        url: `${node.url}/v1/analyze`,
+        method: 'POST',
+        headers: auth,
+        body: cachedBody,
+        connections: 10,
+      })
+      record(
+        `POST /v1/analyze, cached (2,000 chars)${tag}`,
+        cached,
+        { name: 'bare POST', value: barePost.rps, mine: cached.rps },
+        `target ≥ 0.40; ${cpuNote(cached)}`,
+      )
       const quota = await warmed(round, node.child.pid!, dbUrl, { url: `${node.url}/v1/quota`, headers: auth, connections: 10 })
       record(`GET /v1/quota${tag}`, quota, { name: 'bare GET', value: bareGet.rps, mine: quota.rps }, `target ≥ 0.50; ${cpuNote(quota)}`)
       const floorQuota = await warmed(round, floor.child.pid!, dbUrl, { url: `${floor.match[1]}/v1/quota`, headers: auth, connections: 10 })
-      record(`floor: bare Fastify + the batched token statement${tag}`, floorQuota, { name: 'bare GET', value: bareGet.rps, mine: floorQuota.rps }, `about the most GET /v1/quota can reach here; ${cpuNote(floorQuota)}`)
+      record(
+        `floor: bare Fastify + the batched token statement${tag}`,
+        floorQuota,
+        { name: 'bare GET', value: bareGet.rps, mine: floorQuota.rps },
+        `about the most GET /v1/quota can reach here; ${cpuNote(floorQuota)}`,
+      )
       ratios.floor.push(floorQuota.rps / bareGet.rps)
       headline('cached analyze:', cached.cpu.server / barePost.cpu.server, cached.cpu.load)
       headline('quota read:', quota.cpu.server / bareGet.cpu.server, quota.cpu.load)
@@ -541,7 +635,11 @@ async function main() {
     ['30,000', 't30k.txt', text30k],
   ] as const) {
     if (!runs(label === '2,000' ? 'extract2k' : 'extract30k')) continue
-    const inprocess = async () => (await runNode(['scripts/bench/inprocess.ts', 'analyze', join(tmp, file), String(DURATION)])) as LoadResult & { cpuUs: number; mainCpuUs: number }
+    const inprocess = async () =>
+      (await runNode(['scripts/bench/inprocess.ts', 'analyze', join(tmp, file), String(DURATION)])) as LoadResult & {
+        cpuUs: number
+        mainCpuUs: number
+      }
     const wink = await runNode(['scripts/bench/inprocess.ts', 'wink', join(tmp, file), String(DURATION)])
     record(`wink readDoc in-process, 1 thread (${label} chars)`, wink)
     // What this machine gives when every core extracts at once, with nothing else running: the
@@ -556,8 +654,19 @@ async function main() {
     for (let round = 1; round <= ROUNDS; round++) {
       const tag = ROUNDS > 1 ? `, round ${round}` : ''
       const inproc = await inprocess()
-      record(`service analyze() in-process, 1 thread (${label} chars)${tag}`, inproc, { name: 'wink readDoc', value: wink.rps, mine: inproc.rps }, `CPU per extraction ${fmt(inproc.cpuUs)} µs (main thread ${fmt(inproc.mainCpuUs)})`)
-      if (round === 1) record(`service analyze() in-process, ${WORKERS} processes side by side (${label} chars)`, sideBySide, { name: `${WORKERS} × analyze() in-process`, value: WORKERS * inproc.rps, mine: sideBySide.rps }, "the machine's own ceiling for the row below; p50/p99 of one process")
+      record(
+        `service analyze() in-process, 1 thread (${label} chars)${tag}`,
+        inproc,
+        { name: 'wink readDoc', value: wink.rps, mine: inproc.rps },
+        `CPU per extraction ${fmt(inproc.cpuUs)} µs (main thread ${fmt(inproc.mainCpuUs)})`,
+      )
+      if (round === 1)
+        record(
+          `service analyze() in-process, ${WORKERS} processes side by side (${label} chars)`,
+          sideBySide,
+          { name: `${WORKERS} × analyze() in-process`, value: WORKERS * inproc.rps, mine: sideBySide.rps },
+          "the machine's own ceiling for the row below; p50/p99 of one process",
+        )
       const http = await measured(node.child.pid!, dbUrl, uncached, node.url)
       record(
         `POST /v1/analyze uncached, ${WORKERS} workers (${label} chars)${tag}`,
@@ -567,7 +676,8 @@ async function main() {
       )
       rates.push(http.rps / (WORKERS * inproc.rps))
       headline(`uncached ${label} chars`, (http.cpu.server + http.cpu.db) / inproc.cpuUs, http.cpu.load)
-      if (http.cpu.workerCpu !== undefined) headline(`extraction CPU in a worker ÷ in process (${label}`, http.cpu.workerCpu / inproc.mainCpuUs, http.cpu.load)
+      if (http.cpu.workerCpu !== undefined)
+        headline(`extraction CPU in a worker ÷ in process (${label}`, http.cpu.workerCpu / inproc.mainCpuUs, http.cpu.load)
     }
     medianOfRounds(`uncached POST /v1/analyze (${label} chars), ratio of req/s to ${WORKERS} × in-process`, rates, 'secondary')
   }
@@ -588,14 +698,23 @@ async function main() {
       const alone = await load(quotaRate)
       record(`GET /v1/quota at 400 req/s, alone (p99 baseline)${tag}`, alone)
       const [under, saturating] = await Promise.all([load(quotaRate), load(saturatingLoad)])
-      record(`GET /v1/quota at 400 req/s, under saturating analysis${tag}`, under, { name: 'p99 alone (ratio of p99s)', value: alone.p99, mine: under.p99 }, 'target ≤ 3.00')
+      record(
+        `GET /v1/quota at 400 req/s, under saturating analysis${tag}`,
+        under,
+        { name: 'p99 alone (ratio of p99s)', value: alone.p99, mine: under.p99 },
+        'target ≤ 3.00',
+      )
       record(`  (the saturating load: uncached 30,000 chars, 16 connections)${tag}`, saturating)
       ratios.push(under.p99 / alone.p99)
       await new Promise((r) => setTimeout(r, 3000))
     }
     medianOfRounds('GET /v1/quota p99 under saturating analysis, ratio to alone', ratios, 'target ≤ 3.00')
     const single = rssOf(node.child.pid!)
-    rows.push({ scenario: `peak RSS, one node with ${WORKERS} workers (after all the above)`, result: { rps: NaN, p50: NaN, p99: NaN, total: 0 }, note: `${fmt(single.peak / 2 ** 20)} MB peak (VmHWM), ${fmt(single.rss / 2 ** 20)} MB now; target ≤ 400 MB` })
+    rows.push({
+      scenario: `peak RSS, one node with ${WORKERS} workers (after all the above)`,
+      result: { rps: NaN, p50: NaN, p99: NaN, total: 0 },
+      note: `${fmt(single.peak / 2 ** 20)} MB peak (VmHWM), ${fmt(single.rss / 2 ** 20)} MB now; target ≤ 400 MB`,
+    })
     log(`peak RSS ${fmt(single.peak / 2 ** 20)} MB`)
   }
   if (runs('abuse')) await abuse(dbUrl, token, text2k)
@@ -608,7 +727,11 @@ async function main() {
     await behindNginx(node, auth, cachedBody, text2k, dbUrl)
   } catch (err) {
     log(`nginx scenarios skipped: ${(err as Error).message}`)
-    rows.push({ scenario: 'nodes behind nginx', result: { rps: NaN, p50: NaN, p99: NaN, total: 0 }, note: `skipped: ${(err as Error).message}` })
+    rows.push({
+      scenario: 'nodes behind nginx',
+      result: { rps: NaN, p50: NaN, p99: NaN, total: 0 },
+      note: `skipped: ${(err as Error).message}`,
+    })
   }
   return finish(loadAtStart)
 }
@@ -635,7 +758,14 @@ async function abuse(dbUrl: string, customerToken: string, text2k: string) {
     }
     log(`abuse (${variant.name}): starting a fresh node with ${WORKERS} workers`)
     const node = await startNode(dbUrl, variant.env)
-    const customer = { url: `${node.url}/v1/analyze`, method: 'POST', headers: { authorization: `Bearer ${customerToken}`, 'content-type': 'application/json' }, uniqueText: text2k, connections: 2, rate: 10 }
+    const customer = {
+      url: `${node.url}/v1/analyze`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${customerToken}`, 'content-type': 'application/json' },
+      uniqueText: text2k,
+      connections: 2,
+      rate: 10,
+    }
     const attack = { url: node.url, token: attackerToken, text: makeText(29_500), hangUps: 16, hangUpAfterMs: 150, floodConnections: 32 }
     await load({ ...customer, duration: WARMUP })
     const ratios: number[] = []
@@ -645,9 +775,15 @@ async function abuse(dbUrl: string, customerToken: string, text2k: string) {
       record(`paying customer, 2,000 chars uncached at 10 req/s, alone (${tag})`, alone)
       const [under, attacker] = await Promise.all([
         load(customer),
-        runNode(['scripts/bench/abuse.ts', JSON.stringify({ ...attack, duration: DURATION })]) as unknown as Promise<{ hangUps: Record<string, number>; flood: { rps: number; statuses: Record<string, number> } }>,
+        runNode(['scripts/bench/abuse.ts', JSON.stringify({ ...attack, duration: DURATION })]) as unknown as Promise<{
+          hangUps: Record<string, number>
+          flood: { rps: number; statuses: Record<string, number> }
+        }>,
       ])
-      const answers = (o: Record<string, number>) => Object.entries(o).map(([k, v]) => `${k} × ${v}`).join(', ')
+      const answers = (o: Record<string, number>) =>
+        Object.entries(o)
+          .map(([k, v]) => `${k} × ${v}`)
+          .join(', ')
       record(
         `paying customer under a free account's abuse (${tag})`,
         under,
@@ -663,7 +799,13 @@ async function abuse(dbUrl: string, customerToken: string, text2k: string) {
 }
 
 /** 5. Nodes behind nginx: one node direct (baseline), one node via nginx, three nodes via nginx. */
-async function behindNginx(node: { child: ChildProcess; url: string }, auth: Record<string, string>, cachedBody: string, text2k: string, dbUrl: string) {
+async function behindNginx(
+  node: { child: ChildProcess; url: string },
+  auth: Record<string, string>,
+  cachedBody: string,
+  text2k: string,
+  dbUrl: string,
+) {
   const oneDirect = await load({ url: `${node.url}/v1/analyze`, method: 'POST', headers: auth, body: cachedBody, connections: 32 })
   record('one node direct: cached analyze, 32 conns', oneDirect)
   const oneQuota = await load({ url: `${node.url}/v1/quota`, headers: auth, connections: 32 })
@@ -683,10 +825,20 @@ async function behindNginx(node: { child: ChildProcess; url: string }, auth: Rec
   record('nginx → three nodes: cached analyze', viaThree, { name: 'one node direct', value: oneDirect.rps, mine: viaThree.rps })
   const viaThreeQuota = await load({ url: `${nginx3.url}/v1/quota`, headers: auth, connections: 32 })
   record('nginx → three nodes: GET /v1/quota', viaThreeQuota, { name: 'one node direct', value: oneQuota.rps, mine: viaThreeQuota.rps })
-  const viaThreeUncached = await load({ url: `${nginx3.url}/v1/analyze`, method: 'POST', headers: auth, uniqueText: text2k, connections: 8 })
+  const viaThreeUncached = await load({
+    url: `${nginx3.url}/v1/analyze`,
+    method: 'POST',
+    headers: auth,
+    uniqueText: text2k,
+    connections: 8,
+  })
   record('nginx → three nodes: uncached analyze (2,000 chars)', viaThreeUncached)
   const peaks = three.map((n) => rssOf(n.child.pid!).peak)
-  rows.push({ scenario: 'peak RSS, three nodes with 1 worker each', result: { rps: NaN, p50: NaN, p99: NaN, total: 0 }, note: peaks.map((p) => `${fmt(p / 2 ** 20)} MB`).join(', ') })
+  rows.push({
+    scenario: 'peak RSS, three nodes with 1 worker each',
+    result: { rps: NaN, p50: NaN, p99: NaN, total: 0 },
+    note: peaks.map((p) => `${fmt(p / 2 ** 20)} MB`).join(', '),
+  })
   await stop(nginx3.child)
   await Promise.all(three.map((n) => stop(n.child)))
 }
@@ -696,7 +848,11 @@ async function finish(loadAtStart: number) {
   process.stdout.write('\nSecondary rows (throughput, latency, memory, and each round):\n')
   printTable()
   process.stdout.write(
-    `\nmachine: ${(await import('node:os')).cpus().length} cores, node ${process.version}; ${DURATION} s per scenario; server: ${Object.entries(START.env).map(([k, v]) => `${k}=${v} `).join('')}node ${[...START.nodeArgs, START.entry].join(' ')}, LOG_LEVEL=${LOG_LEVEL}; ` +
+    `\nmachine: ${(await import('node:os')).cpus().length} cores, node ${process.version}; ${DURATION} s per scenario; server: ${Object.entries(
+      START.env,
+    )
+      .map(([k, v]) => `${k}=${v} `)
+      .join('')}node ${[...START.nodeArgs, START.entry].join(' ')}, LOG_LEVEL=${LOG_LEVEL}; ` +
       `1-min load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end (other work on the machine skews the figures)\n`,
   )
 }
@@ -706,7 +862,9 @@ async function soak(node: { child: ChildProcess; url: string }, auth: Record<str
   // reads at fixed rates; RSS and each slice's p99 are printed as they come.
   const slice = Math.min(30, SOAK)
   const slices = Math.max(1, Math.round(SOAK / slice))
-  process.stdout.write(`| t (s) | RSS MB | peak MB | cached p99 ms | uncached p99 ms | quota p99 ms | req/s (all) | non-2xx |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n`)
+  process.stdout.write(
+    `| t (s) | RSS MB | peak MB | cached p99 ms | uncached p99 ms | quota p99 ms | req/s (all) | non-2xx |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n`,
+  )
   const start = rssOf(node.child.pid!)
   process.stdout.write(`| 0 | ${fmt(start.rss / 2 ** 20)} | ${fmt(start.peak / 2 ** 20)} | | | | | |\n`)
   for (let i = 1; i <= slices; i++) {
@@ -717,7 +875,9 @@ async function soak(node: { child: ChildProcess; url: string }, auth: Record<str
     ])
     const m = rssOf(node.child.pid!)
     const bad = [c, u, q].reduce((s, r) => s + (r.non2xx ?? 0) + (r.errors ?? 0) + (r.timeouts ?? 0), 0)
-    process.stdout.write(`| ${i * slice} | ${fmt(m.rss / 2 ** 20)} | ${fmt(m.peak / 2 ** 20)} | ${fmt(c.p99, 1)} | ${fmt(u.p99, 1)} | ${fmt(q.p99, 1)} | ${fmt(c.rps + u.rps + q.rps)} | ${bad} |\n`)
+    process.stdout.write(
+      `| ${i * slice} | ${fmt(m.rss / 2 ** 20)} | ${fmt(m.peak / 2 ** 20)} | ${fmt(c.p99, 1)} | ${fmt(u.p99, 1)} | ${fmt(q.p99, 1)} | ${fmt(c.rps + u.rps + q.rps)} | ${bad} |\n`,
+    )
   }
   await stop(node.child)
 }

@@ -52,7 +52,7 @@ process.stdout.write(
     p99: times[Math.floor(times.length * 0.99)],
     total: times.length,
     // CPU µs per extraction: the whole process (its GC and compiler threads too), and its main thread alone.
-    cpuUs: ((cpu.user + cpu.system) / times.length),
+    cpuUs: (cpu.user + cpu.system) / times.length,
     mainCpuUs: (main * 1e6) / times.length,
   }) + '\n',
 )

@@ -24,7 +24,10 @@ try {
   const database = await openDatabase({ dataDir: dir, owner: 'bench' })
   const repos = createRepositories(database.db)
   const account = await createAccount({ repos, clock: () => new Date() }, { email: 'bench@example.com', plan: 'business' })
-  const kinds = { async: createUsageRepository(database.db, { asyncCommit: true }), sync: createUsageRepository(database.db, { asyncCommit: false }) }
+  const kinds = {
+    async: createUsageRepository(database.db, { asyncCommit: true }),
+    sync: createUsageRepository(database.db, { asyncCommit: false }),
+  }
   const perRound: Record<keyof typeof kinds, number[]> = { async: [], sync: [] }
   let day = 0
   for (let round = 0; round < ROUNDS; round++) {
@@ -43,7 +46,9 @@ try {
   console.log(`PGlite on disk, ${COUNT} counts one at a time, median of ${ROUNDS} rounds:`)
   console.log(`  asynchronous commit: ${a.toFixed(1)} µs per count (${Math.round(1e6 / a)}/s)`)
   console.log(`  synchronous commit:  ${s.toFixed(1)} µs per count (${Math.round(1e6 / s)}/s), +${(s - a).toFixed(1)} µs`)
-  console.log(`  rounds (µs): async ${perRound.async.map((x) => x.toFixed(0)).join(' ')}; sync ${perRound.sync.map((x) => x.toFixed(0)).join(' ')}`)
+  console.log(
+    `  rounds (µs): async ${perRound.async.map((x) => x.toFixed(0)).join(' ')}; sync ${perRound.sync.map((x) => x.toFixed(0)).join(' ')}`,
+  )
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }

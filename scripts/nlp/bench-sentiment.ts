@@ -10,13 +10,17 @@ import { isHeldOut } from './metrics.ts'
 const args = process.argv.slice(2)
 const passes = /^\d+$/.test(args[args.length - 1] ?? '') ? Number(args.pop()) : 12
 const models = args.map((f) => loadSentimentModel(f))
-const items = readJsonl('newsmtsc/train.jsonl').filter((ex) => isHeldOut(ex.sentence_id ?? ex.id)).flatMap((ex) => {
-  const doc = tokenize(ex.text)
-  const start = ex.start ?? 0
-  const end = ex.end ?? ex.text.length
-  const idx = doc.tokens.flatMap((t, i) => (t.start < end && t.end > start ? [i] : []))
-  return idx.length ? [{ doc, words: wordHashes(doc), target: { first: idx[0], last: idx[idx.length - 1] + 1 }, sent: doc.tokens[idx[0]].sent }] : []
-})
+const items = readJsonl('newsmtsc/train.jsonl')
+  .filter((ex) => isHeldOut(ex.sentence_id ?? ex.id))
+  .flatMap((ex) => {
+    const doc = tokenize(ex.text)
+    const start = ex.start ?? 0
+    const end = ex.end ?? ex.text.length
+    const idx = doc.tokens.flatMap((t, i) => (t.start < end && t.end > start ? [i] : []))
+    return idx.length
+      ? [{ doc, words: wordHashes(doc), target: { first: idx[0], last: idx[idx.length - 1] + 1 }, sent: doc.tokens[idx[0]].sent }]
+      : []
+  })
 const times = models.map(() => [] as number[])
 let sink = 0
 for (let p = 0; p < passes + 1; p++) {
@@ -29,5 +33,7 @@ for (let p = 0; p < passes + 1; p++) {
   })
 }
 const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]
-args.forEach((f, k) => console.log(`${f}: ${median(times[k]).toFixed(1)} µs per target (median of ${passes} passes over ${items.length} targets)`))
+args.forEach((f, k) =>
+  console.log(`${f}: ${median(times[k]).toFixed(1)} µs per target (median of ${passes} passes over ${items.length} targets)`),
+)
 if (sink === 0) console.log('')

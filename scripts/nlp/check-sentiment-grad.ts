@@ -2,7 +2,21 @@
 // (train-sentiment.ts forwardBackward) against central finite differences of its loss, on a small
 // random network and random contexts, for each head layout (plain, masked, with a negated pool).
 // Usage: npx tsx scripts/nlp/check-sentiment-grad.ts  (exits 1 if any relative error > 1e-2)
-import { DIMS, DIST_BUCKETS, HEAD_OUT, HEAD_PARAMS, INPUTS, inputsOf, newContext, poolAll, poolsOf, pushContext, type Context, type Heads, type SentimentModel } from '../../src/nlp/sentiment.ts'
+import {
+  DIMS,
+  DIST_BUCKETS,
+  HEAD_OUT,
+  HEAD_PARAMS,
+  INPUTS,
+  inputsOf,
+  newContext,
+  poolAll,
+  poolsOf,
+  pushContext,
+  type Context,
+  type Heads,
+  type SentimentModel,
+} from '../../src/nlp/sentiment.ts'
 import { buildClusterIndex } from '../../src/nlp/features/lexicon.ts'
 import { forwardBackward, newNet, type Sample } from './train-sentiment.ts'
 import { rng } from './data.ts'
@@ -19,13 +33,25 @@ const table = { rows: buildClusterIndex(new Uint32Array(0), new Uint16Array(0)),
  * negation scope, 2 those inside), a softmax over them into `alpha` (0 for the others), and the
  * weighted sums (HEAD_OUT numbers) into out[off…]. Nothing is written (zeros) when no word is admitted.
  */
-function headPool(hw: Float32Array, h: number, t: Pick<SentimentModel, 'vectors' | 'scale'>, c: Context, which: number, out: Float32Array, off: number, alpha: Float64Array): void {
+function headPool(
+  hw: Float32Array,
+  h: number,
+  t: Pick<SentimentModel, 'vectors' | 'scale'>,
+  c: Context,
+  which: number,
+  out: Float32Array,
+  off: number,
+  alpha: Float64Array,
+): void {
   const q = h * HEAD_PARAMS
   const wd = q + DIMS
   const wn = wd + 2 * DIST_BUCKETS
   let mx = -Infinity
   for (let i = 0; i < c.n; i++) {
-    if ((which === 1 && c.neg[i]) || (which === 2 && !c.neg[i])) { alpha[i] = -Infinity; continue }
+    if ((which === 1 && c.neg[i]) || (which === 2 && !c.neg[i])) {
+      alpha[i] = -Infinity
+      continue
+    }
     const o = c.rows[i] * DIMS
     let s = 0
     for (let j = 0; j < DIMS; j++) s += hw[q + j] * t.vectors[o + j]
@@ -34,9 +60,16 @@ function headPool(hw: Float32Array, h: number, t: Pick<SentimentModel, 'vectors'
     if (s > mx) mx = s
   }
   for (let j = 0; j < HEAD_OUT; j++) out[off + j] = 0
-  if (mx === -Infinity) { alpha.fill(0, 0, c.n); return }
+  if (mx === -Infinity) {
+    alpha.fill(0, 0, c.n)
+    return
+  }
   let z = 0
-  for (let i = 0; i < c.n; i++) { const e = alpha[i] === -Infinity ? 0 : Math.exp(alpha[i] - mx); alpha[i] = e; z += e }
+  for (let i = 0; i < c.n; i++) {
+    const e = alpha[i] === -Infinity ? 0 : Math.exp(alpha[i] - mx)
+    alpha[i] = e
+    z += e
+  }
   for (let i = 0; i < c.n; i++) {
     const a = (alpha[i] /= z)
     if (!a) continue
@@ -51,7 +84,11 @@ function headPool(hw: Float32Array, h: number, t: Pick<SentimentModel, 'vectors'
 }
 
 let worst = 0
-for (const layout of [{ mask: false, negpool: false }, { mask: true, negpool: false }, { mask: true, negpool: true }]) {
+for (const layout of [
+  { mask: false, negpool: false },
+  { mask: true, negpool: false },
+  { mask: true, negpool: true },
+]) {
   const heads: Heads = { n: 2, w: new Float32Array(0), ...layout }
   const I = inputsOf({ heads })
   const H = 6
@@ -89,8 +126,23 @@ for (const layout of [{ mask: false, negpool: false }, { mask: true, negpool: fa
     poolAll(heads, table, c, fused)
     const single = new Float32Array(I)
     const P = poolsOf(heads)
-    for (let hd = 0; hd < heads.n; hd++) for (let p = 0; p < P; p++) headPool(heads.w, hd, table, c, heads.negpool ? p + 1 : heads.mask ? 1 : 0, single, INPUTS + (hd * P + p) * HEAD_OUT, new Float64Array(c.n))
-    for (let k = 0; k < I; k++) if (!Object.is(fused[k], single[k])) { console.log(`poolAll differs from headPool at ${k}: ${fused[k]} against ${single[k]}`); process.exit(1) }
+    for (let hd = 0; hd < heads.n; hd++)
+      for (let p = 0; p < P; p++)
+        headPool(
+          heads.w,
+          hd,
+          table,
+          c,
+          heads.negpool ? p + 1 : heads.mask ? 1 : 0,
+          single,
+          INPUTS + (hd * P + p) * HEAD_OUT,
+          new Float64Array(c.n),
+        )
+    for (let k = 0; k < I; k++)
+      if (!Object.is(fused[k], single[k])) {
+        console.log(`poolAll differs from headPool at ${k}: ${fused[k]} against ${single[k]}`)
+        process.exit(1)
+      }
     const noDrop = () => 1
     forwardBackward(table, net, params, s, cw, 0, noDrop, grads)
     const analytic = grads.map((g) => Float64Array.from(g))
@@ -108,7 +160,10 @@ for (const layout of [{ mask: false, negpool: false }, { mask: true, negpool: fa
       const a = analytic[p][k]
       const err = Math.abs(fd - a) / Math.max(1e-6, Math.abs(fd) + Math.abs(a))
       worst = Math.max(worst, Number.isNaN(err) ? Infinity : err)
-      if (err > 1e-2 && process.env.DEBUG) console.log(`  param ${p}[${k}] (${p === 4 ? `head ${Math.floor(k / HEAD_PARAMS)} item ${k % HEAD_PARAMS}` : ""}) fd ${fd} analytic ${a}`)
+      if (err > 1e-2 && process.env.DEBUG)
+        console.log(
+          `  param ${p}[${k}] (${p === 4 ? `head ${Math.floor(k / HEAD_PARAMS)} item ${k % HEAD_PARAMS}` : ''}) fd ${fd} analytic ${a}`,
+        )
       return err
     }
     let e4 = 0
@@ -119,7 +174,9 @@ for (const layout of [{ mask: false, negpool: false }, { mask: true, negpool: fa
     let e2 = 0
     for (let p = 1; p < 4; p++) for (let k = 0; k < params[p].length; k++) e2 = Math.max(e2, check(p, k))
     const negs = Array.from(c.neg.subarray(0, c.n)).reduce((a, b) => a + b, 0)
-    console.log(`mask ${layout.mask} negpool ${layout.negpool}, ${c.n} words (${negs} negated): max relative error heads ${e4.toExponential(2)}, w1 ${e1.toExponential(2)}, b1/w2/b2 ${e2.toExponential(2)}`)
+    console.log(
+      `mask ${layout.mask} negpool ${layout.negpool}, ${c.n} words (${negs} negated): max relative error heads ${e4.toExponential(2)}, w1 ${e1.toExponential(2)}, b1/w2/b2 ${e2.toExponential(2)}`,
+    )
   }
 }
 console.log(`worst relative error ${worst.toExponential(2)}`)

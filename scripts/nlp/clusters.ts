@@ -23,8 +23,13 @@ export type ClusterTable = Map<number, number>
 
 // Word forms only (no labels) of the training corpora, so that their vocabulary has clusters.
 const CORPORA = [
-  'conll2003/train_docs.jsonl', 'wnut17/train_grouped.jsonl', 'conll04/train_grouped.jsonl', 'newsmtsc/train.jsonl',
-  'redocred/train.jsonl', 'btc/train_grouped.jsonl', 'sec/train_grouped.jsonl',
+  'conll2003/train_docs.jsonl',
+  'wnut17/train_grouped.jsonl',
+  'conll04/train_grouped.jsonl',
+  'newsmtsc/train.jsonl',
+  'redocred/train.jsonl',
+  'btc/train_grouped.jsonl',
+  'sec/train_grouped.jsonl',
   ...['politics', 'science', 'music', 'literature', 'ai'].map((d) => `crossner/${d}_train.jsonl`),
 ]
 
@@ -32,7 +37,11 @@ export function buildClusters(): ClusterTable {
   const t0 = Date.now()
   const wanted = new Set<string>()
   for (const f of CORPORA) for (const ex of readJsonl(f)) for (const w of ex.text.split(/\s+/)) if (w) wanted.add(w.toLowerCase())
-  const key = createHash('sha256').update([...wanted].sort().join('\n')).update(`${TOP}|${LEVELS.join()}|${ITERS}|v1`).digest('hex').slice(0, 16)
+  const key = createHash('sha256')
+    .update([...wanted].sort().join('\n'))
+    .update(`${TOP}|${LEVELS.join()}|${ITERS}|v1`)
+    .digest('hex')
+    .slice(0, 16)
   const cacheDir = path.join(REPO_ROOT, 'node_modules/.cache/tea-clusters')
   const cache = path.join(cacheDir, key + '.json')
   if (existsSync(cache)) {
@@ -59,7 +68,10 @@ export function buildClusters(): ClusterTable {
     const w = JSON.parse(text.slice(at, kEnd + 1)) as string
     const vEnd = text.indexOf(']', kEnd)
     if (keep.has(w)) {
-      const v = text.slice(kEnd + 3, vEnd).split(',', dims).map(Number)
+      const v = text
+        .slice(kEnd + 3, vEnd)
+        .split(',', dims)
+        .map(Number)
       vocab.push(w)
       vecs.push(v)
     }
@@ -111,7 +123,10 @@ export function buildClusters(): ClusterTable {
 function kmeans(X: Float32Array, dims: number, g: number[], k: number, r: () => number): Int32Array {
   const m = g.length
   const assign = new Int32Array(m)
-  if (m <= k) { for (let j = 0; j < m; j++) assign[j] = j; return assign }
+  if (m <= k) {
+    for (let j = 0; j < m; j++) assign[j] = j
+    return assign
+  }
   const C = new Float32Array(k * dims)
   // k-means++ on a sample of at most 5,000 rows.
   const sample = m > 5000 ? Array.from({ length: 5000 }, () => g[Math.floor(r() * m)]) : g
@@ -127,7 +142,13 @@ function kmeans(X: Float32Array, dims: number, g: number[], k: number, r: () => 
     }
     let u = r() * total
     pick = sample[sample.length - 1]
-    for (let j = 0; j < sample.length; j++) { u -= Math.max(0, dist[j]); if (u <= 0) { pick = sample[j]; break } }
+    for (let j = 0; j < sample.length; j++) {
+      u -= Math.max(0, dist[j])
+      if (u <= 0) {
+        pick = sample[j]
+        break
+      }
+    }
   }
   for (let it = 0; it < ITERS; it++) {
     for (let j = 0; j < m; j++) {
@@ -136,7 +157,10 @@ function kmeans(X: Float32Array, dims: number, g: number[], k: number, r: () => 
       const o = g[j] * dims
       for (let c = 0; c < k; c++) {
         const s = dot(X, o, C, c * dims, dims)
-        if (s > bs) { bs = s; best = c }
+        if (s > bs) {
+          bs = s
+          best = c
+        }
       }
       assign[j] = best
     }

@@ -9,9 +9,29 @@ import { readJsonl } from './data.ts'
 
 // franc answers ISO 639-3; only the codes of the dev set and their usual confusions are mapped.
 const ISO3: Record<string, string> = {
-  eng: 'en', deu: 'de', fra: 'fr', spa: 'es', ita: 'it', por: 'pt', nld: 'nl', swe: 'sv', dan: 'da', nob: 'nb',
-  pol: 'pl', ces: 'cs', rus: 'ru', ukr: 'uk', tur: 'tr', arb: 'ar', cmn: 'zh', kor: 'ko', hin: 'hi',
-  nno: 'nn', glg: 'gl', bul: 'bg', slk: 'sk',
+  eng: 'en',
+  deu: 'de',
+  fra: 'fr',
+  spa: 'es',
+  ita: 'it',
+  por: 'pt',
+  nld: 'nl',
+  swe: 'sv',
+  dan: 'da',
+  nob: 'nb',
+  pol: 'pl',
+  ces: 'cs',
+  rus: 'ru',
+  ukr: 'uk',
+  tur: 'tr',
+  arb: 'ar',
+  cmn: 'zh',
+  kor: 'ko',
+  hin: 'hi',
+  nno: 'nn',
+  glg: 'gl',
+  bul: 'bg',
+  slk: 'sk',
 }
 const detectors: Record<string, (t: string) => string> = {
   'eld large': (t) => eldLarge.detect(t).language,
@@ -19,7 +39,10 @@ const detectors: Record<string, (t: string) => string> = {
   'eld small': (t) => eldSmall.detect(t).language,
   'eld small, no→nb': (t) => (eldSmall.detect(t).language === 'no' ? 'nb' : eldSmall.detect(t).language),
   tinyld: (t) => tinyld(t),
-  'franc-all': (t) => { const c = franc(t, { minLength: 10 }); return ISO3[c] ?? c },
+  'franc-all': (t) => {
+    const c = franc(t, { minLength: 10 })
+    return ISO3[c] ?? c
+  },
 }
 const rows = readJsonl('langid/dev.jsonl')
 for (const [name, detect] of Object.entries(detectors)) {

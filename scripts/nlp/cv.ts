@@ -20,7 +20,11 @@ export interface FoldModel {
  */
 export const KEPT_FOLDS = process.env.TEA_FOLDS_DIR
 
-export async function trainFoldTaggers(folds: number, dir = KEPT_FOLDS ?? path.join(os.tmpdir(), `tea-ner-folds-${process.pid}`), jobs = Number(process.env.TEA_JOBS ?? 2)): Promise<FoldModel[]> {
+export async function trainFoldTaggers(
+  folds: number,
+  dir = KEPT_FOLDS ?? path.join(os.tmpdir(), `tea-ner-folds-${process.pid}`),
+  jobs = Number(process.env.TEA_JOBS ?? 2),
+): Promise<FoldModel[]> {
   const out: FoldModel[] = []
   let next = 0
   const t0 = Date.now()
@@ -34,10 +38,23 @@ export async function trainFoldTaggers(folds: number, dir = KEPT_FOLDS ?? path.j
         continue
       }
       await new Promise<void>((resolve, reject) => {
-        const child = spawn(process.execPath, [...process.execArgv, path.join(REPO_ROOT, 'scripts/train.ts'), '--only', 'ner', '--fold', String(fold), '--folds', String(folds)], {
-          env: { ...process.env, TEA_MODELS_OUT: models },
-          stdio: ['ignore', 'ignore', 'inherit'],
-        })
+        const child = spawn(
+          process.execPath,
+          [
+            ...process.execArgv,
+            path.join(REPO_ROOT, 'scripts/train.ts'),
+            '--only',
+            'ner',
+            '--fold',
+            String(fold),
+            '--folds',
+            String(folds),
+          ],
+          {
+            env: { ...process.env, TEA_MODELS_OUT: models },
+            stdio: ['ignore', 'ignore', 'inherit'],
+          },
+        )
         child.on('error', reject)
         child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`cv: training fold ${fold} exited with ${code}`))))
       })

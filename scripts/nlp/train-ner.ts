@@ -4,7 +4,14 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { tokenize, type Tokenized } from '../../src/nlp/tokens.ts'
 import { phraseHash } from '../../src/nlp/features/hashing.ts'
-import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS, buildClusterIndex, type ClusterIndex, type Gazetteer } from '../../src/nlp/features/lexicon.ts'
+import {
+  GAZ_CLASSES,
+  GAZ_PREFIX,
+  MAX_GAZ_WORDS,
+  buildClusterIndex,
+  type ClusterIndex,
+  type Gazetteer,
+} from '../../src/nlp/features/lexicon.ts'
 import { docInfo, type DocInfo } from '../../src/nlp/features/document.ts'
 import { NTAGS, TYPES } from '../../src/nlp/features/tags.ts'
 import { featureList, staticFeatures } from '../../src/nlp/features/tagger.ts'
@@ -40,7 +47,7 @@ export const SOURCE_REPEAT: Record<string, number> = {
 
 function sourceRepeat(source: string): number {
   const env = process.env[`TEA_REPEAT_${source.split('/')[0].toUpperCase()}`]
-  return env !== undefined ? Number(env) : SOURCE_REPEAT[source] ?? 1
+  return env !== undefined ? Number(env) : (SOURCE_REPEAT[source] ?? 1)
 }
 
 export interface Prepared {
@@ -133,7 +140,11 @@ function withTrainingNames(base: Gazetteer, examples: Example[]): Gazetteer {
   for (const [h, v] of votes) {
     let best = ''
     let n = 0
-    for (const [l, c] of v) if (c > n) { n = c; best = l }
+    for (const [l, c] of v)
+      if (c > n) {
+        n = c
+        best = l
+      }
     gaz.set(h, (gaz.get(h) ?? 0) | (1 << GAZ_CLASSES.indexOf(('t' + best) as (typeof GAZ_CLASSES)[number])))
   }
   for (const p of prefixes) gaz.set(p, (gaz.get(p) ?? 0) | GAZ_PREFIX)
@@ -177,15 +188,25 @@ export function trainNer(opts: NerTrainOptions): void {
   const partialEnv = process.env.TEA_PARTIAL?.split(',').filter(Boolean)
   const isPartial = (s: string) => (partialEnv ? partialEnv.includes(s.split('/')[0]) : PARTIAL_SOURCES.has(s))
   const examples = sources.flatMap((s) =>
-    readNer(s).filter((ex) => !heldOut(ex.id)).map((ex) => ({ ex, repeat: sourceRepeat(s), partial: isPartial(s) })),
+    readNer(s)
+      .filter((ex) => !heldOut(ex.id))
+      .map((ex) => ({ ex, repeat: sourceRepeat(s), partial: isPartial(s) })),
   )
   // Names annotated in training become a gazetteer class of their own. A training document
   // sees only the names of the other folds: with its own names it would learn to trust the
   // feature far more than it deserves on unseen text.
   const folds = 5
   const fold = examples.map((_, i) => i % folds)
-  const gazetteer = withTrainingNames(base, examples.map((e) => e.ex))
-  const foldGaz = Array.from({ length: folds }, (_, f) => withTrainingNames(base, examples.filter((_, i) => fold[i] !== f).map((e) => e.ex)))
+  const gazetteer = withTrainingNames(
+    base,
+    examples.map((e) => e.ex),
+  )
+  const foldGaz = Array.from({ length: folds }, (_, f) =>
+    withTrainingNames(
+      base,
+      examples.filter((_, i) => fold[i] !== f).map((e) => e.ex),
+    ),
+  )
   const table = buildClusters()
   const clusterArrays = {
     words: Uint32Array.from([...table.keys()].sort((a, b) => a - b)),
@@ -224,7 +245,11 @@ export function trainNer(opts: NerTrainOptions): void {
   }
   const index = new Map<number, number>()
   const names: number[] = []
-  for (const [f, c] of counts) if (c >= opts.minCount) { index.set(f, names.length); names.push(f) }
+  for (const [f, c] of counts)
+    if (c >= opts.minCount) {
+      index.set(f, names.length)
+      names.push(f)
+    }
   counts.clear()
   const feats: Int32Array[][] = data.map((d) => {
     const rows: Int32Array[] = []
@@ -243,12 +268,13 @@ export function trainNer(opts: NerTrainOptions): void {
   // Surface words frequent in training and never the first token of an entity.
   const wordCount = new Map<number, number>()
   const startCount = new Map<number, number>()
-  for (const d of data) for (let i = 0; i < d.doc.tokens.length; i++) {
-    const h = d.info.hWord[i]
-    wordCount.set(h, (wordCount.get(h) ?? 0) + 1)
-    const part = d.gold[i] === 0 ? 0 : ((d.gold[i] - 1) & 3) + 1
-    if (part === 1 || part === 4 || d.ignore[i]) startCount.set(h, (startCount.get(h) ?? 0) + 1)
-  }
+  for (const d of data)
+    for (let i = 0; i < d.doc.tokens.length; i++) {
+      const h = d.info.hWord[i]
+      wordCount.set(h, (wordCount.get(h) ?? 0) + 1)
+      const part = d.gold[i] === 0 ? 0 : ((d.gold[i] - 1) & 3) + 1
+      if (part === 1 || part === 4 || d.ignore[i]) startCount.set(h, (startCount.get(h) ?? 0) + 1)
+    }
   const skip = new Set<number>()
   for (const [h, c] of wordCount) if (c >= 5 && !startCount.has(h)) skip.add(h)
   console.log(`ner: ${skip.size} never-starting words skipped while no entity is open`)
@@ -286,7 +312,10 @@ export function trainNer(opts: NerTrainOptions): void {
         (i, dyn, scores) => {
           scores.fill(0)
           dynBuf.length = 0
-          for (const f of dyn) { const k = idOf(f); if (k >= 0) dynBuf.push(k) }
+          for (const f of dyn) {
+            const k = idOf(f)
+            if (k >= 0) dynBuf.push(k)
+          }
           dynIds = dynBuf
           for (const k of rows[i]) for (let t = 0, b = k * NTAGS; t < NTAGS; t++) scores[t] += w[b + t]
           for (const k of dynIds) for (let t = 0, b = k * NTAGS; t < NTAGS; t++) scores[t] += w[b + t]
@@ -299,8 +328,18 @@ export function trainNer(opts: NerTrainOptions): void {
           // An unlabeled token predicted as a name: the gold O there may be a missing annotation.
           if (g === 0 && d.unlabeled?.[i]) return
           errors++
-          for (const k of rows[i]) { w[k * NTAGS + g] += 1; u[k * NTAGS + g] += c; w[k * NTAGS + pred] -= 1; u[k * NTAGS + pred] -= c }
-          for (const k of dynIds) { w[k * NTAGS + g] += 1; u[k * NTAGS + g] += c; w[k * NTAGS + pred] -= 1; u[k * NTAGS + pred] -= c }
+          for (const k of rows[i]) {
+            w[k * NTAGS + g] += 1
+            u[k * NTAGS + g] += c
+            w[k * NTAGS + pred] -= 1
+            u[k * NTAGS + pred] -= c
+          }
+          for (const k of dynIds) {
+            w[k * NTAGS + g] += 1
+            u[k * NTAGS + g] += c
+            w[k * NTAGS + pred] -= 1
+            u[k * NTAGS + pred] -= c
+          }
         },
       )
     }
@@ -335,9 +374,18 @@ function averaged(w: Float64Array, u: Float64Array, c: number, rowsUsed: number)
 }
 
 /** Quick span-level micro-F1 (PER/ORG/LOC) used to follow training; `npm run eval` is the real score. */
-function spanF1(set: Prepared[], names: number[], avg: Float32Array, gazetteer: Gazetteer, skip: Set<number>, clusters: ClusterIndex): string {
+function spanF1(
+  set: Prepared[],
+  names: number[],
+  avg: Float32Array,
+  gazetteer: Gazetteer,
+  skip: Set<number>,
+  clusters: ClusterIndex,
+): string {
   const model = buildModel(names, avg, gazetteer, skip, clusters)
-  let tp = 0, fp = 0, fn = 0
+  let tp = 0,
+    fp = 0,
+    fn = 0
   for (const d of set) {
     const tags = decode(d.doc, d.info, modelScorer(model, d.doc, d.info), skip)
     const pred = new Set(
@@ -346,7 +394,9 @@ function spanF1(set: Prepared[], names: number[], avg: Float32Array, gazetteer: 
         .map((s) => `${s.type}|${d.doc.tokens[s.first].start}|${d.doc.tokens[s.last - 1].end}`),
     )
     const gold = [...d.goldSpans].filter((g) => !g.startsWith('MISC') && !g.startsWith('OBJ'))
-    for (const g of gold) if (pred.has(g)) tp++; else fn++
+    for (const g of gold)
+      if (pred.has(g)) tp++
+      else fn++
     for (const p of pred) if (!gold.includes(p)) fp++
   }
   const p = tp / Math.max(1, tp + fp)

@@ -10,8 +10,17 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
-  CLASSIFIED, PATTERNS, PATTERN_ONLY, finalize, patternFeature, tripleKey, typedFeature,
-  calibrateType, type RelationCandidate, type RelationModelFile, type Scored,
+  CLASSIFIED,
+  PATTERNS,
+  PATTERN_ONLY,
+  finalize,
+  patternFeature,
+  tripleKey,
+  typedFeature,
+  calibrateType,
+  type RelationCandidate,
+  type RelationModelFile,
+  type Scored,
 } from '../../src/nlp/relations.ts'
 import { fitPlatt, type Calibration } from '../../src/nlp/calibration.ts'
 import type { RelationType } from '../../src/nlp/types.ts'
@@ -34,14 +43,22 @@ const TYPED = new Map<number, number>()
 const TYPED_KEYS: [number, number][] = []
 const dense = new WeakMap<object, Int32Array>()
 
-interface Sample { x: Int32Array; y: number; doc: number }
+interface Sample {
+  x: Int32Array
+  y: number
+  doc: number
+}
 
 function vector(feats: number[], k: number): Int32Array {
   const x = new Int32Array(feats.length)
   for (let i = 0; i < feats.length; i++) {
     const key = feats[i] * 16 + k
     let d = TYPED.get(key)
-    if (d === undefined) { d = TYPED_KEYS.length; TYPED.set(key, d); TYPED_KEYS.push([feats[i], k]) }
+    if (d === undefined) {
+      d = TYPED_KEYS.length
+      TYPED.set(key, d)
+      TYPED_KEYS.push([feats[i], k])
+    }
     x[i] = d
   }
   return x
@@ -103,7 +120,10 @@ function fit(samples: Sample[], opts: TrainOptions): Float64Array {
         w[d] += lr * (g - (mu[d] ? PRIOR_L2 * (w[d] - mu[d]) : l2 * w[d]))
       }
     }
-    if (e >= opts.epochs / 3) { kept++; for (let j = 0; j < n; j++) avg[j] += w[j] }
+    if (e >= opts.epochs / 3) {
+      kept++
+      for (let j = 0; j < n; j++) avg[j] += w[j]
+    }
   }
   for (let j = 0; j < n; j++) avg[j] /= kept
   return avg
@@ -116,7 +136,14 @@ const score = (w: Float64Array, x: Int32Array) => {
 }
 
 /** A reported triple before calibration: its best score and whether the gold annotation has it. */
-export interface TripleScore { doc: number; domain: string; type: RelationType; score: number; y: number; cue: boolean }
+export interface TripleScore {
+  doc: number
+  domain: string
+  type: RelationType
+  score: number
+  y: number
+  cue: boolean
+}
 
 /** The engine's triples of one document under classifier weights `w`, as decideRelations forms them. */
 function docTriples(d: PreparedDoc, di: number, w: Float64Array): TripleScore[] {
@@ -131,13 +158,25 @@ function docTriples(d: PreparedDoc, di: number, w: Float64Array): TripleScore[] 
     if (!prev || s > prev.score) best.set(k, { type: it.type, score: s, candidate: c, cue: row.cues.includes(it.type) })
   }
   const cueOf = new Map<RelationCandidate, Map<RelationType, boolean>>()
-  for (const x of best.values()) { let m = cueOf.get(x.candidate); if (!m) cueOf.set(x.candidate, (m = new Map<RelationType, boolean>())); m.set(x.type, !!x.cue) }
-  return finalize(best, (x) => x.score, () => true).map((x) => {
+  for (const x of best.values()) {
+    let m = cueOf.get(x.candidate)
+    if (!m) cueOf.set(x.candidate, (m = new Map<RelationType, boolean>()))
+    m.set(x.type, !!x.cue)
+  }
+  return finalize(
+    best,
+    (x) => x.score,
+    () => true,
+  ).map((x) => {
     const s = set.cluster.get(x.candidate.source.entity)
     const t = set.cluster.get(x.candidate.target.entity)
     const y = s !== undefined && t !== undefined && d.rel.triples.has(`${x.type}|${s}|${t}`) ? 1 : 0
     // finalize may turn a family tie around: the cue is the same both ways.
-    const cue = cueOf.get(x.candidate)?.get(x.type) ?? [...best.values()].some((b) => b.type === x.type && b.candidate.source === x.candidate.target && b.candidate.target === x.candidate.source && !!b.cue)
+    const cue =
+      cueOf.get(x.candidate)?.get(x.type) ??
+      [...best.values()].some(
+        (b) => b.type === x.type && b.candidate.source === x.candidate.target && b.candidate.target === x.candidate.source && !!b.cue,
+      )
     return { doc: di, domain: d.rel.domain, type: x.type, score: x.confidence, y, cue }
   })
 }
@@ -145,22 +184,39 @@ function docTriples(d: PreparedDoc, di: number, w: Float64Array): TripleScore[] 
 /** Gold triples per type and domain (the recall denominators). */
 export function goldCounts(docs: RelDoc[]): Map<string, number> {
   const m = new Map<string, number>()
-  for (const d of docs) for (const t of d.triples) { const k = d.domain + '|' + t.slice(0, t.indexOf('|')); m.set(k, (m.get(k) ?? 0) + 1) }
+  for (const d of docs)
+    for (const t of d.triples) {
+      const k = d.domain + '|' + t.slice(0, t.indexOf('|'))
+      m.set(k, (m.get(k) ?? 0) + 1)
+    }
   return m
 }
 
 /** Trains on prepared documents: out-of-fold calibration and thresholds, then the final weights. */
-export function trainModel(docs: PreparedDoc[], opts: TrainOptions): { file: Omit<RelationModelFile, 'patternConfidence' | 'places'>; oof: TripleScore[] } {
+export function trainModel(
+  docs: PreparedDoc[],
+  opts: TrainOptions,
+): { file: Omit<RelationModelFile, 'patternConfidence' | 'places'>; oof: TripleScore[] } {
   const log = opts.log ?? (() => {})
   const all = samplesOf(docs, true)
-  log(`relations: ${docs.length} documents, ${all.length} (candidate, type) samples, ${all.filter((s) => s.y).length} positive, ${TYPED_KEYS.length} typed features`)
+  log(
+    `relations: ${docs.length} documents, ${all.length} (candidate, type) samples, ${all.filter((s) => s.y).length} positive, ${TYPED_KEYS.length} typed features`,
+  )
   const folds = 5
   const docFold = new Map<number, number>()
-  shuffle(docs.map((_, i) => i), rng(opts.seed)).forEach((d, k) => docFold.set(d, k % folds))
+  shuffle(
+    docs.map((_, i) => i),
+    rng(opts.seed),
+  ).forEach((d, k) => docFold.set(d, k % folds))
   const oof: TripleScore[] = []
   for (let f = 0; f < folds; f++) {
-    const w = fit(all.filter((s) => docFold.get(s.doc) !== f), opts)
-    docs.forEach((d, di) => { if (docFold.get(di) === f) oof.push(...docTriples(d, di, w)) })
+    const w = fit(
+      all.filter((s) => docFold.get(s.doc) !== f),
+      opts,
+    )
+    docs.forEach((d, di) => {
+      if (docFold.get(di) === f) oof.push(...docTriples(d, di, w))
+    })
   }
   const gold = goldCounts(docs.map((d) => d.rel))
   const calibration: Record<string, Calibration> = {}
@@ -169,7 +225,11 @@ export function trainModel(docs: PreparedDoc[], opts: TrainOptions): { file: Omi
   // the rest of their type's: they get a map of their own, from the type's own such triples
   // where there are enough (MIN_CUE), else from those of every type pooled.
   const MIN_CUE = 40
-  const platt = (ts: TripleScore[]) => fitPlatt(ts.map((t) => t.score), ts.map((t) => t.y))
+  const platt = (ts: TripleScore[]) =>
+    fitPlatt(
+      ts.map((t) => t.score),
+      ts.map((t) => t.y),
+    )
   const anyCue = oof.filter((t) => t.cue)
   const pooledCue = anyCue.length ? platt(anyCue) : undefined
   for (const type of CLASSIFIED) {
@@ -181,7 +241,9 @@ export function trainModel(docs: PreparedDoc[], opts: TrainOptions): { file: Omi
     const cueMap = cued.length >= MIN_CUE ? platt(cued) : pooledCue
     if (cueMap) calibration[type + '*'] = cueMap
     const c = { calibration }
-    log(`relations: ${type}: ${ts.length} out-of-fold triples, ${cued.length} with a cue phrase (${cued.filter((t) => t.y).length} right)${cued.length >= MIN_CUE ? '' : ', pooled cue map'}`)
+    log(
+      `relations: ${type}: ${ts.length} out-of-fold triples, ${cued.length} with a cue phrase (${cued.filter((t) => t.y).length} right)${cued.length >= MIN_CUE ? '' : ', pooled cue map'}`,
+    )
     // The threshold with the best F1 averaged over the corpora that annotate the type: pooled,
     // the larger corpus would set it alone.
     const domains = [...new Set(docs.map((d) => d.rel.domain))].filter((dm) => (gold.get(dm + '|' + type) ?? 0) > 0)
@@ -203,7 +265,10 @@ export function trainModel(docs: PreparedDoc[], opts: TrainOptions): { file: Omi
         sum += p + r ? (2 * p * r) / (p + r) : 0
       }
       const f1 = sum / Math.max(1, domains.length)
-      if (f1 > bestF + 1e-9) { bestF = f1; bestTh = +th.toFixed(2) }
+      if (f1 > bestF + 1e-9) {
+        bestF = f1
+        bestTh = +th.toFixed(2)
+      }
     }
     // Where no threshold gives a useful F1 out of fold, the classifier has shown no skill on
     // the corpora: its relations are reported from the lowest threshold tried, each with the confidence
@@ -221,12 +286,18 @@ export function trainModel(docs: PreparedDoc[], opts: TrainOptions): { file: Omi
   }
   const out: Record<string, number> = {}
   for (const [k, v] of [...weights].sort((a, b) => a[0] - b[0])) out[String(k)] = +v.toFixed(4)
-  return { file: { format: 'tea-relations-3', weights: out, calibration, threshold }, oof: oof.filter((t) => t.score >= threshold[t.type]!) }
+  return {
+    file: { format: 'tea-relations-3', weights: out, calibration, threshold },
+    oof: oof.filter((t) => t.score >= threshold[t.type]!),
+  }
 }
 
 /** Precision of each pattern-only cue phrase on its labelled predictions, shrunk toward its type's. */
 export function patternConfidence(): Record<string, number> {
-  const rows = readFileSync(LABELS_FILE, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { type: RelationType; pattern: number; correct: boolean })
+  const rows = readFileSync(LABELS_FILE, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { type: RelationType; pattern: number; correct: boolean })
   const out: Record<string, number> = {}
   PATTERNS.forEach((p, k) => {
     if (!PATTERN_ONLY.includes(p.type)) return
@@ -260,7 +331,9 @@ export function reportOof(oof: TripleScore[], docs: RelDoc[], log: (s: string) =
       micro.add(c)
       parts.push(`${type} ${c.f1.toFixed(3)}`)
     }
-    log(`relations: out-of-fold ${domain}: micro P ${micro.p.toFixed(3)} R ${micro.r.toFixed(3)} F1 ${micro.f1.toFixed(3)}, ECE ${ece(ts.map((t) => ({ conf: t.score, correct: t.y === 1 }))).ece.toFixed(4)} over ${ts.length}; ${parts.join(', ')}`)
+    log(
+      `relations: out-of-fold ${domain}: micro P ${micro.p.toFixed(3)} R ${micro.r.toFixed(3)} F1 ${micro.f1.toFixed(3)}, ECE ${ece(ts.map((t) => ({ conf: t.score, correct: t.y === 1 }))).ece.toFixed(4)} over ${ts.length}; ${parts.join(', ')}`,
+    )
   }
 }
 
@@ -282,7 +355,11 @@ export function trainRelations(opts: { out: string; seed: number; epochs: number
   const log = (s: string) => console.log(s)
   const docs = prepareAll(TRAIN_SETS, log)
   const { file, oof } = trainModel(docs, { ...opts, log })
-  reportOof(oof, docs.map((d) => d.rel), log)
+  reportOof(
+    oof,
+    docs.map((d) => d.rel),
+    log,
+  )
   log(`relations: thresholds ${JSON.stringify(file.threshold)}`)
   const full: RelationModelFile = { ...file, patternConfidence: patternConfidence(), places: [...places()].sort((a, b) => a[0] - b[0]) }
   log(`relations: cue-phrase confidence ${JSON.stringify(full.patternConfidence)}`)

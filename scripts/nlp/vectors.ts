@@ -22,7 +22,11 @@ export interface WordVectors {
 
 export function loadVectors(wanted: Set<string>, top: number): WordVectors {
   const t0 = Date.now()
-  const key = createHash('sha256').update([...wanted].sort().join('\n')).update(`${top}|v2`).digest('hex').slice(0, 16)
+  const key = createHash('sha256')
+    .update([...wanted].sort().join('\n'))
+    .update(`${top}|v2`)
+    .digest('hex')
+    .slice(0, 16)
   const cacheDir = path.join(REPO_ROOT, 'node_modules/.cache/tea-vectors')
   const cache = path.join(cacheDir, key)
   if (existsSync(cache + '.json') && existsSync(cache + '.f32')) {
@@ -47,7 +51,16 @@ export function loadVectors(wanted: Set<string>, top: number): WordVectors {
     const kEnd = text.indexOf('":[', at)
     const w = JSON.parse(text.slice(at, kEnd + 1)) as string
     const vEnd = text.indexOf(']', kEnd)
-    if (rank.has(w)) found.set(w, Float32Array.from(text.slice(kEnd + 3, vEnd).split(',', DIMS).map(Number)))
+    if (rank.has(w))
+      found.set(
+        w,
+        Float32Array.from(
+          text
+            .slice(kEnd + 3, vEnd)
+            .split(',', DIMS)
+            .map(Number),
+        ),
+      )
     at = vEnd + 1
     if (text[at] !== ',') break
     at++

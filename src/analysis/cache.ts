@@ -118,7 +118,10 @@ export function createAnalysisCache(deps: { repo: CacheRepository; clock: Clock;
         return undefined // a key collision or a damaged row: analyse afresh
       }
       const entry = { analysis, createdAt: row.createdAt }
-      local?.set(localKey(k), entry, { ttl: Math.max(1, CACHE_TTL_MS - (now.getTime() - row.createdAt.getTime())), size: entrySize(json.length) })
+      local?.set(localKey(k), entry, {
+        ttl: Math.max(1, CACHE_TTL_MS - (now.getTime() - row.createdAt.getTime())),
+        size: entrySize(json.length),
+      })
       hits++
       return entry
     },
@@ -127,7 +130,11 @@ export function createAnalysisCache(deps: { repo: CacheRepository; clock: Clock;
       const now = deps.clock()
       const json = JSON.stringify(analysis)
       const createdAt = await deps.repo.put(k.accountId, k.key, encrypt(k.secret, json), now, new Date(now.getTime() - CACHE_TTL_MS))
-      local?.set(localKey(k), { analysis, createdAt }, { ttl: Math.max(1, CACHE_TTL_MS - (now.getTime() - createdAt.getTime())), size: entrySize(json.length) })
+      local?.set(
+        localKey(k),
+        { analysis, createdAt },
+        { ttl: Math.max(1, CACHE_TTL_MS - (now.getTime() - createdAt.getTime())), size: entrySize(json.length) },
+      )
     },
 
     /** Drops expired rows from the shared table; called periodically. */

@@ -35,7 +35,8 @@ export function offsetConverter(text: string, encoding: OffsetEncoding): (utf16:
   }
   at[text.length] = n
   return (utf16: number) => {
-    if (!Number.isInteger(utf16) || utf16 < 0 || utf16 > text.length) throw new RangeError(`offsetConverter: offset ${utf16} is outside the text (0..${text.length})`)
+    if (!Number.isInteger(utf16) || utf16 < 0 || utf16 > text.length)
+      throw new RangeError(`offsetConverter: offset ${utf16} is outside the text (0..${text.length})`)
     return at[utf16]
   }
 }

@@ -285,7 +285,11 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
         // at the moment another worker goes would be reported the same way; both are retryable).
         if (workersRemoved > removedBefore && !(err instanceof ServiceUnavailableError)) {
           opts.onWorkerError?.(err)
-          throw new ServiceUnavailableError('ANALYSIS_FAILED', 'The analysis worker stopped unexpectedly; it has been replaced, retry the request', 1)
+          throw new ServiceUnavailableError(
+            'ANALYSIS_FAILED',
+            'The analysis worker stopped unexpectedly; it has been replaced, retry the request',
+            1,
+          )
         }
         throw err
       }

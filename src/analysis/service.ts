@@ -63,9 +63,13 @@ export function assertAnalyzableText(text: string): void {
   const lone = LONE_SURROGATE.exec(text)
   if (lone) {
     const hex = lone[0].charCodeAt(0).toString(16).toUpperCase()
-    throw new BadRequestError('INVALID_TEXT', `"text" contains a lone UTF-16 surrogate (\\u${hex} at UTF-16 offset ${lone.index}), which is not a character; send well-formed Unicode text`)
+    throw new BadRequestError(
+      'INVALID_TEXT',
+      `"text" contains a lone UTF-16 surrogate (\\u${hex} at UTF-16 offset ${lone.index}), which is not a character; send well-formed Unicode text`,
+    )
   }
-  if (!LETTER_OR_DIGIT.test(text)) throw new BadRequestError('INVALID_TEXT', '"text" has no letter or digit, so there is nothing to analyse')
+  if (!LETTER_OR_DIGIT.test(text))
+    throw new BadRequestError('INVALID_TEXT', '"text" has no letter or digit, so there is nothing to analyse')
 }
 
 export async function analyzeForAccount(
@@ -201,7 +205,15 @@ export function applyOptions(analysis: Analysis, options: AnalyzeInput['options'
         targetIndex: index.get(r.target)!,
       }
       return withEvidence
-        ? { source: r.source, target: r.target, type: r.type, evidence: r.evidence, sentiment: r.sentiment, confidence: r.confidence, ...where }
+        ? {
+            source: r.source,
+            target: r.target,
+            type: r.type,
+            evidence: r.evidence,
+            sentiment: r.sentiment,
+            confidence: r.confidence,
+            ...where,
+          }
         : { source: r.source, target: r.target, type: r.type, sentiment: r.sentiment, confidence: r.confidence, ...where }
     })
   return { entities, relations, entityDetails }

@@ -40,7 +40,8 @@ function need(flags: Flags, ...names: (keyof Flags)[]) {
 }
 
 function assertPassword(password: string) {
-  if ([...password].length < PASSWORD_MIN_LENGTH) throw new DomainError('WEAK_PASSWORD', `A password must have at least ${PASSWORD_MIN_LENGTH} characters`)
+  if ([...password].length < PASSWORD_MIN_LENGTH)
+    throw new DomainError('WEAK_PASSWORD', `A password must have at least ${PASSWORD_MIN_LENGTH} characters`)
 }
 
 async function run(command: string, flags: Flags, database: Database, tokenPrefix: string) {
@@ -106,7 +107,13 @@ export async function runAdmin(argv: string[], deps: AdminDeps): Promise<number>
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { email: { type: 'string' }, plan: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' } },
+      options: {
+        email: { type: 'string' },
+        plan: { type: 'string' },
+        password: { type: 'string' },
+        name: { type: 'string' },
+        id: { type: 'string' },
+      },
     })
   } catch (err) {
     deps.stderr(`admin: ${(err as Error).message}\n${USAGE}\n`)
@@ -120,7 +127,12 @@ export async function runAdmin(argv: string[], deps: AdminDeps): Promise<number>
   let database: Database | undefined
   try {
     const config = loadConfig(deps.env)
-    database = await (deps.openDatabase ?? openDatabase)({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, owner: 'admin CLI', maxConnections: 2 })
+    database = await (deps.openDatabase ?? openDatabase)({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      owner: 'admin CLI',
+      maxConnections: 2,
+    })
     const result = await run(command, parsed.values, database, config.tokenPrefix)
     deps.stdout(JSON.stringify(result) + '\n')
     return 0

@@ -48,7 +48,8 @@ const ASSETS: Record<string, { type: string; body: string }> = {
 }
 
 // No inline script or style anywhere, so the policy can be strict.
-const CSP = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+const CSP =
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 export default async function dashboard(app: FastifyInstance, opts: DashboardOptions = {}) {
   await app.register(formbody, { bodyLimit: 16 * 1024 })
@@ -61,10 +62,15 @@ export default async function dashboard(app: FastifyInstance, opts: DashboardOpt
 
   // Dead sessions and spent login counters go in the background; every node may do it, the
   // DELETEs are idempotent.
-  const prune = setInterval(() => {
-    const now = app.ctx.clock()
-    Promise.all([sessions.prune(now), throttle.prune(now), signups.prune(now)]).catch((err) => app.log.warn({ err }, 'dashboard prune failed'))
-  }, 10 * 60 * 1000)
+  const prune = setInterval(
+    () => {
+      const now = app.ctx.clock()
+      Promise.all([sessions.prune(now), throttle.prune(now), signups.prune(now)]).catch((err) =>
+        app.log.warn({ err }, 'dashboard prune failed'),
+      )
+    },
+    10 * 60 * 1000,
+  )
   prune.unref()
   app.addHook('onClose', async () => clearInterval(prune))
 
@@ -82,7 +88,11 @@ export default async function dashboard(app: FastifyInstance, opts: DashboardOpt
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method === 'POST' && !sameOrigin(request)) {
-      return sendPage(reply, 403, errorPage('Request refused', 'This form was not sent from this site, so it was not processed (CSRF protection).'))
+      return sendPage(
+        reply,
+        403,
+        errorPage('Request refused', 'This form was not sent from this site, so it was not processed (CSRF protection).'),
+      )
     }
     const value = request.cookies[SESSION_COOKIE]
     if (value) request.dashboardSession = await sessions.find(value, app.ctx.clock())
@@ -110,15 +120,31 @@ export default async function dashboard(app: FastifyInstance, opts: DashboardOpt
     if (isDatabaseDown(err)) {
       request.log.warn({ err }, 'dashboard: database unavailable')
       reply.header('retry-after', '5')
-      return sendPage(reply, 503, errorPage('Service unavailable', 'The service cannot reach its database just now; try again in a few seconds.'))
+      return sendPage(
+        reply,
+        503,
+        errorPage('Service unavailable', 'The service cannot reach its database just now; try again in a few seconds.'),
+      )
     }
     request.log.error({ err }, 'dashboard error')
-    return sendPage(reply, 500, errorPage('Something went wrong', `An unexpected error occurred; quote request id ${request.id} when reporting it.`))
+    return sendPage(
+      reply,
+      500,
+      errorPage('Something went wrong', `An unexpected error occurred; quote request id ${request.id} when reporting it.`),
+    )
   })
 }
 
 function errorPage(title: string, message: string): string {
-  return page({ title, section: 'none', body: html`<div class="card narrow"><h1>${title}</h1><p>${message}</p><p><a href="/dashboard">Back to the dashboard</a></p></div>` })
+  return page({
+    title,
+    section: 'none',
+    body: html`<div class="card narrow">
+      <h1>${title}</h1>
+      <p>${message}</p>
+      <p><a href="/dashboard">Back to the dashboard</a></p>
+    </div>`,
+  })
 }
 
 function notFoundPage(): string {

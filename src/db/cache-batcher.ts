@@ -43,7 +43,14 @@ export function withBatchedCacheStatements(repo: CacheRepository): CacheReposito
       }
       // The statement runs after every read of the batch was asked for: the latest cut-off is theirs.
       const notBefore = batch.reduce((t, w) => (w.item.notBefore > t ? w.item.notBefore : t), batch[0].item.notBefore)
-      const found = new Map((await repo.getMany(batch.map((w) => w.item), notBefore)).map((r) => [entry(r.accountId, r.key), r]))
+      const found = new Map(
+        (
+          await repo.getMany(
+            batch.map((w) => w.item),
+            notBefore,
+          )
+        ).map((r) => [entry(r.accountId, r.key), r]),
+      )
       for (const w of batch) {
         const row = found.get(entry(w.item.accountId, w.item.key))
         w.resolve(row && { payload: row.payload, createdAt: row.createdAt })

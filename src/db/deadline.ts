@@ -65,9 +65,13 @@ function boundedQuery(q: PendingQuery, ms: number, expired?: () => boolean): Pen
   q.then = function (this: PendingQuery, onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown) {
     raced ??= expired?.()
       ? Promise.reject(new DatabaseTimeoutError(ms, Promise.resolve(undefined)))
-      : withDeadline(then.call(q, (v: unknown) => v), ms, () => {
-          if (!q.state) void q.cancel()
-        })
+      : withDeadline(
+          then.call(q, (v: unknown) => v),
+          ms,
+          () => {
+            if (!q.state) void q.cancel()
+          },
+        )
     return raced.then(onFulfilled, onRejected)
   } as PendingQuery['then']
   return q
@@ -83,7 +87,8 @@ export function postgresWithDeadline(sql: Sql, ms: number): Sql {
     new Proxy(target, {
       get(t, prop, receiver) {
         if (prop === 'unsafe') {
-          return (query: string, params?: unknown[], options?: object) => boundedQuery(t.unsafe(query, params as never, options) as PendingQuery, ms, expired)
+          return (query: string, params?: unknown[], options?: object) =>
+            boundedQuery(t.unsafe(query, params as never, options) as PendingQuery, ms, expired)
         }
         if (prop === 'begin' && !expired) {
           return (...args: unknown[]) => {

@@ -51,7 +51,10 @@ function readLock(path: string): { holder: Holder; id: string } | undefined {
     // unreadable: a stale lock of no one
   }
   // A lock written without a nonce (by an older version) is known by its content.
-  const id = typeof holder.nonce === 'string' && /^[0-9a-f]{32}$/.test(holder.nonce) ? holder.nonce : createHash('sha256').update(raw).digest('hex').slice(0, 32)
+  const id =
+    typeof holder.nonce === 'string' && /^[0-9a-f]{32}$/.test(holder.nonce)
+      ? holder.nonce
+      : createHash('sha256').update(raw).digest('hex').slice(0, 32)
   return { holder, id }
 }
 

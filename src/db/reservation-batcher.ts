@@ -52,7 +52,9 @@ export function withBatchedReservations(usage: UsageRepository): UsageRepository
       if (!all) return batch.forEach((w) => w.resolve(undefined)) // not a valid token: none counted
       if (all.used !== undefined || batch.length === 1) {
         // Each request gets its own copy of the principal: callers keep their quota state in it.
-        return batch.forEach((w, i) => w.resolve({ principal: { ...all.principal }, used: all.used === undefined ? undefined : all.used - batch.length + 1 + i }))
+        return batch.forEach((w, i) =>
+          w.resolve({ principal: { ...all.principal }, used: all.used === undefined ? undefined : all.used - batch.length + 1 + i }),
+        )
       }
       for (const w of batch) w.resolve(await usage.reserveWithToken(hash, accountId, day, now, 1))
     },
@@ -61,6 +63,8 @@ export function withBatchedReservations(usage: UsageRepository): UsageRepository
     ...usage,
     reserve: (accountId, day, limit) => reserve(`${accountId}\u0000${day}\u0000${limit}`, { accountId, day, limit }),
     reserveWithToken: (hash, accountId, day, now, k = 1) =>
-      k === 1 ? reserveWithToken(`${hash}\u0000${accountId}\u0000${day}`, { hash, accountId, day, now }) : usage.reserveWithToken(hash, accountId, day, now, k),
+      k === 1
+        ? reserveWithToken(`${hash}\u0000${accountId}\u0000${day}`, { hash, accountId, day, now })
+        : usage.reserveWithToken(hash, accountId, day, now, k),
   }
 }

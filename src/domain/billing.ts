@@ -55,7 +55,15 @@ export function addMonths(anchor: Date, months: number): Date {
   const m = anchor.getUTCMonth() + months
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate()
   return new Date(
-    Date.UTC(y, m, Math.min(anchor.getUTCDate(), lastDay), anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds()),
+    Date.UTC(
+      y,
+      m,
+      Math.min(anchor.getUTCDate(), lastDay),
+      anchor.getUTCHours(),
+      anchor.getUTCMinutes(),
+      anchor.getUTCSeconds(),
+      anchor.getUTCMilliseconds(),
+    ),
   )
 }
 
@@ -103,7 +111,8 @@ export function quotePlanChange(
   if (to.rank > from.rank) {
     return { ...base, kind: 'upgrade', amountCents: Math.round((to.priceCents - from.priceCents) * fraction), effectiveAt: now }
   }
-  if (pending === to.name) throw new DomainError('PLAN_UNCHANGED', `A downgrade to ${to.name} is already scheduled for ${end.toISOString()}`)
+  if (pending === to.name)
+    throw new DomainError('PLAN_UNCHANGED', `A downgrade to ${to.name} is already scheduled for ${end.toISOString()}`)
   return { ...base, kind: 'downgrade_scheduled', amountCents: 0, effectiveAt: end }
 }
 

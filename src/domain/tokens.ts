@@ -61,8 +61,12 @@ export async function revokeToken(deps: TokenDeps, tokenId: string, accountId?: 
   const revoked = await deps.repos.tokens.revoke(tokenId, deps.clock(), accountId)
   if (revoked) return revoked
   const existing = await deps.repos.tokens.findById(tokenId)
-  if (!existing || (accountId && existing.accountId !== accountId)) throw new DomainError('TOKEN_NOT_FOUND', `No token with id "${tokenId}"`)
-  throw new DomainError('TOKEN_ALREADY_REVOKED', `Token "${tokenId}" was revoked at ${existing.revokedAt?.toISOString()}; revocation is permanent`)
+  if (!existing || (accountId && existing.accountId !== accountId))
+    throw new DomainError('TOKEN_NOT_FOUND', `No token with id "${tokenId}"`)
+  throw new DomainError(
+    'TOKEN_ALREADY_REVOKED',
+    `Token "${tokenId}" was revoked at ${existing.revokedAt?.toISOString()}; revocation is permanent`,
+  )
 }
 
 /**

@@ -43,8 +43,11 @@ export function fitIsotonic(scores: number[], outcomes: number[], minBlock = 20)
       blocks.pop()
     }
   }
-  for (let k = 0; blocks.length > 1 && k < blocks.length; ) {
-    if (blocks[k].n >= minBlock) { k++; continue }
+  for (let k = 0; blocks.length > 1 && k < blocks.length;) {
+    if (blocks[k].n >= minBlock) {
+      k++
+      continue
+    }
     // Pool with the neighbour whose rate is closer (pooling keeps the rates monotone).
     const rate = (b: { sy: number; n: number }) => b.sy / b.n
     const left = k > 0 ? Math.abs(rate(blocks[k - 1]) - rate(blocks[k])) : Infinity
@@ -73,7 +76,10 @@ const clip = (s: number) => Math.min(1 - 1e-6, Math.max(1e-6, s))
  * Two parameters vary less from one small fitting set to another than isotonic blocks do.
  */
 export function fitPlatt(scores: number[], outcomes: number[], steps = 100): Calibration {
-  const feats = (s: number) => { const p = clip(s); return [Math.log(p / (1 - p)), 1] }
+  const feats = (s: number) => {
+    const p = clip(s)
+    return [Math.log(p / (1 - p)), 1]
+  }
   return logisticMap(feats, fitLogistic(scores.map(feats), outcomes, [1, 0]), steps)
 }
 
@@ -93,7 +99,11 @@ export function fitBeta(scores: number[], outcomes: number[], steps = 100): Cali
  */
 function fitLogistic(X: number[][], outcomes: number[], start: number[]): number[] {
   const n = start.length
-  const dot = (w: number[], x: number[]) => { let u = 0; for (let j = 0; j < n; j++) u += w[j] * x[j]; return u }
+  const dot = (w: number[], x: number[]) => {
+    let u = 0
+    for (let j = 0; j < n; j++) u += w[j] * x[j]
+    return u
+  }
   const loss = (w: number[]) => {
     let l = 0
     for (let i = 0; i < X.length; i++) {
@@ -149,7 +159,9 @@ function solveSmall(H: number[][], g: number[]): number[] | undefined {
   const det = (m: number[][]) =>
     m.length === 2
       ? m[0][0] * m[1][1] - m[0][1] * m[1][0]
-      : m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+      : m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+        m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+        m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
   const D = det(H)
   if (Math.abs(D) < 1e-12) return undefined
   return H.map((_, c) => det(H.map((row, r) => row.map((v, k) => (k === c ? g[r] : v)))) / D)

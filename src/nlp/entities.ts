@@ -34,9 +34,11 @@ const TRAILING = /^[\s"'“”‘’«»()[\]{}.,;:!?*_~`-]+|[\s"'“”‘’«
 
 // Words whose final dot is part of the word, not the end of a sentence that the span ran into.
 const ABBREVIATION = new Set(
-  ('inc corp co ltd bros jr sr st mt ft gov sen rep gen col lt capt dr mr mrs ms prof dept univ assn intl no ' +
+  (
+    'inc corp co ltd bros jr sr st mt ft gov sen rep gen col lt capt dr mr mrs ms prof dept univ assn intl no ' +
     'ala ariz ark calif colo conn del fla ga ill ind kan ky la md mass mich minn miss mo mont neb nev okla ore ' +
-    'pa tenn tex vt va wash wis wyo').split(' '),
+    'pa tenn tex vt va wash wis wyo'
+  ).split(' '),
 )
 
 /**
@@ -51,7 +53,8 @@ export function cleanName(s: string): string {
   return out.replace(TRAILING, '')
 }
 
-const HONORIFIC = /^(mr|mrs|ms|miss|dr|prof|sir|dame|lord|lady|president|senator|sen|rep|gov|governor|gen|general|col|capt|judge|justice|king|queen|prince|princess|pope|rev|st|saint|chairman|minister|premier|chancellor)\.?$/i
+const HONORIFIC =
+  /^(mr|mrs|ms|miss|dr|prof|sir|dame|lord|lady|president|senator|sen|rep|gov|governor|gen|general|col|capt|judge|justice|king|queen|prince|princess|pope|rev|st|saint|chairman|minister|premier|chancellor)\.?$/i
 
 function words(name: string): string[] {
   return name.split(/\s+/).filter(Boolean)
@@ -73,7 +76,13 @@ function key(s: string): string {
  * early first position.
  */
 export function buildEntities(mentions: Mention[], textLength: number): Entity[] {
-  interface Group { words: string[]; display: string; mixed: boolean; mentions: Mention[]; votes: Map<EntityType, number> }
+  interface Group {
+    words: string[]
+    display: string
+    mixed: boolean
+    mentions: Mention[]
+    votes: Map<EntityType, number>
+  }
   const groups = new Map<string, Group>()
   for (const m of mentions) {
     const name = cleanName(m.text)
@@ -87,7 +96,11 @@ export function buildEntities(mentions: Mention[], textLength: number): Entity[]
     let g = groups.get(k)
     const mixed = /\p{Ll}/u.test(display)
     if (!g) groups.set(k, (g = { words: ws, display, mixed, mentions: [], votes: new Map() }))
-    else if (mixed && !g.mixed) { g.display = display; g.words = ws; g.mixed = true }
+    else if (mixed && !g.mixed) {
+      g.display = display
+      g.words = ws
+      g.mixed = true
+    }
     g.mentions.push(m)
     // All-caps mentions (headlines) are the tagger's least reliable decisions.
     g.votes.set(m.type, (g.votes.get(m.type) ?? 0) + (mixed ? 1 : 0.5))
@@ -96,7 +109,11 @@ export function buildEntities(mentions: Mention[], textLength: number): Entity[]
   const typed = [...groups.values()].map((g) => {
     let type = g.mentions[0].type
     let best = -1
-    for (const [t, v] of g.votes) if (v > best) { best = v; type = t }
+    for (const [t, v] of g.votes)
+      if (v > best) {
+        best = v
+        type = t
+      }
     // Spelled out: copying by spread went through a slow generic path of V8 (1% of the engine).
     return { words: g.words, display: g.display, mixed: g.mixed, mentions: g.mentions, votes: g.votes, type }
   })

@@ -66,7 +66,10 @@ const fbisSourceLine: FormatRule = {
       if (!code) continue
       let end = -1
       for (let m = k + 3; m < Math.min(toks.length - 1, k + 10) && toks[m].sent === toks[k].sent; m++) {
-        if (toks[m].text === 'in' && /^\p{Lu}\p{Ll}+/u.test(toks[m + 1].text)) { end = m; break }
+        if (toks[m].text === 'in' && /^\p{Lu}\p{Ll}+/u.test(toks[m + 1].text)) {
+          end = m
+          break
+        }
       }
       if (end < 0) continue
       let split = placeEnd(doc, k + 1, end - 1, ctx)

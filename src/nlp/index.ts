@@ -2,7 +2,15 @@
 import { tokenize, type Sentence, type Tokenized } from './tokens.ts'
 import type { EntityType } from './entities.ts'
 import { extractEntities, loadEntityModels } from './mentions.ts'
-import { anchorsBySentence, candidatePairs, decideRelations, loadRelationModel, wordHashes, type Decision, type RelationModel } from './relations.ts'
+import {
+  anchorsBySentence,
+  candidatePairs,
+  decideRelations,
+  loadRelationModel,
+  wordHashes,
+  type Decision,
+  type RelationModel,
+} from './relations.ts'
 import type { Entity } from './entities.ts'
 import { loadSentimentModel, sentimentTowards, type SentimentModel, type Span } from './sentiment.ts'
 import { codePointSpan, entityDetail, salienceTotal } from './detail.ts'
@@ -76,7 +84,12 @@ function evidence(doc: Tokenized, s: Sentence, first1: number, first2: number, l
  * The relations among a document's entities, most confident first. `model` replaces the
  * committed relation model (cross-validation in scripts/nlp/eval-relations.ts).
  */
-export function extractRelations(doc: Tokenized, entities: Entity[], model: RelationModel = currentRelationModel(), words?: Uint32Array): Decision[] {
+export function extractRelations(
+  doc: Tokenized,
+  entities: Entity[],
+  model: RelationModel = currentRelationModel(),
+  words?: Uint32Array,
+): Decision[] {
   const anchors = anchorsBySentence(doc, entities)
   const candidates = candidatePairs(anchors, model.places)
   if (!candidates.length) return []

@@ -31,7 +31,9 @@ const ELD_ENTRY = import.meta.resolve('eld/small')
 const ELD_DATA = new URL('../ngrams/small.js', ELD_ENTRY)
 const eldModule = (await import(new URL('../languageDetector.js', ELD_ENTRY).href)) as Partial<EldModule>
 if (typeof eldModule.createEld !== 'function') {
-  throw new Error(`language: eld's detector module (${new URL('../languageDetector.js', ELD_ENTRY).href}) has no createEld(); eld's layout changed`)
+  throw new Error(
+    `language: eld's detector module (${new URL('../languageDetector.js', ELD_ENTRY).href}) has no createEld(); eld's layout changed`,
+  )
 }
 const { createEld } = eldModule as EldModule
 
@@ -65,9 +67,13 @@ export function readEldData(source: string): EldData {
   const fail = (what: string): never => {
     throw new Error(`language: eld's data module is not as expected (${what})`)
   }
-  const header = /ngramsData\s*=\s*\{\s*type\s*:\s*'([^']*)'\s*,\s*languages\s*:\s*\{([^{}]*)\}\s*,(?:\s*isSubset\s*:\s*\w+\s*,)?\s*ngrams\s*:\s*\{/.exec(source) ?? fail('header')
+  const header =
+    /ngramsData\s*=\s*\{\s*type\s*:\s*'([^']*)'\s*,\s*languages\s*:\s*\{([^{}]*)\}\s*,(?:\s*isSubset\s*:\s*\w+\s*,)?\s*ngrams\s*:\s*\{/.exec(
+      source,
+    ) ?? fail('header')
   const languages: Record<string, string> = {}
-  for (const m of header[2].matchAll(new RegExp(`(${QUOTED_OR_BARE})\\s*:\\s*(${QUOTED_OR_BARE})`, 'g'))) languages[unquote(m[1])] = unquote(m[2])
+  for (const m of header[2].matchAll(new RegExp(`(${QUOTED_OR_BARE})\\s*:\\s*(${QUOTED_OR_BARE})`, 'g')))
+    languages[unquote(m[1])] = unquote(m[2])
   const ngrams = new Map<string, number>()
   const offsets: number[] = [0]
   const langs: number[] = []
@@ -87,7 +93,14 @@ export function readEldData(source: string): EldData {
     if (m[3] === '}') break
   }
   if (!/^\s*\}\s*;?\s*(export\s+default\s+\w+\s*;?\s*)?$/.test(source.slice(entry.lastIndex))) fail('text after the n-grams')
-  return { type: header[1], languages, ngrams, offsets: Int32Array.from(offsets), langs: Int32Array.from(langs), scores: Int32Array.from(scores) }
+  return {
+    type: header[1],
+    languages,
+    ngrams,
+    offsets: Int32Array.from(offsets),
+    langs: Int32Array.from(langs),
+    scores: Int32Array.from(scores),
+  }
 }
 
 /**
@@ -96,15 +109,18 @@ export function readEldData(source: string): EldData {
  * the returned object), a few hundred per detection.
  */
 function ngramView(d: EldData): Record<string, Record<number, number>> {
-  return new Proxy({}, {
-    get(_, key) {
-      const k = typeof key === 'string' ? d.ngrams.get(key) : undefined
-      if (k === undefined) return undefined
-      const scores: Record<number, number> = {}
-      for (let p = d.offsets[k]; p < d.offsets[k + 1]; p++) scores[d.langs[p]] = d.scores[p]
-      return scores
+  return new Proxy(
+    {},
+    {
+      get(_, key) {
+        const k = typeof key === 'string' ? d.ngrams.get(key) : undefined
+        if (k === undefined) return undefined
+        const scores: Record<number, number> = {}
+        for (let p = d.offsets[k]; p < d.offsets[k + 1]; p++) scores[d.langs[p]] = d.scores[p]
+        return scores
+      },
     },
-  })
+  )
 }
 
 let eld: Eld | undefined
@@ -114,7 +130,8 @@ export function languageDetector(): Eld {
   if (!eld) {
     const { instance, loadData } = createEld()
     const data = readEldData(readFileSync(ELD_DATA, 'utf8'))
-    if (!loadData({ type: data.type, languages: data.languages, ngrams: ngramView(data) })) throw new Error(`language: eld loaded no data from ${ELD_DATA.href}`)
+    if (!loadData({ type: data.type, languages: data.languages, ngrams: ngramView(data) }))
+      throw new Error(`language: eld loaded no data from ${ELD_DATA.href}`)
     eld = instance
   }
   return eld

@@ -6,7 +6,15 @@ import { MAX_ENTITIES_PER_TYPE } from './types.ts'
 import { phraseHash } from './features/hashing.ts'
 import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS } from './features/lexicon.ts'
 import { FORMAT_RULES } from './format-rules.ts'
-import { REPORT_CUT, confidenceFeatures, confidenceOf, loadConfidenceModel, registerOf, type ConfidenceModel, type Register } from './confidence.ts'
+import {
+  REPORT_CUT,
+  confidenceFeatures,
+  confidenceOf,
+  loadConfidenceModel,
+  registerOf,
+  type ConfidenceModel,
+  type Register,
+} from './confidence.ts'
 
 // Resolved from this file so that it works from any working directory and in worker threads.
 const TAGGER_FILE = new URL('../../models/ner.bin.gz', import.meta.url)
@@ -39,8 +47,34 @@ export function useModels(taggerFile: string | URL, confidenceFile?: string | UR
 }
 
 // Lower-case name particles that do belong to a name ("Vincent van Gogh", "de Silva").
-const PARTICLE = new Set(['de', 'van', 'von', 'der', 'den', 'da', 'di', 'du', 'dos', 'del', 'della', 'la', 'le', 'al', 'el', 'bin', 'ibn', 'of', 'and', 'for', 'the', '&', "'s", '’s'])
-const MONTH_OR_DAY = /^(january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i
+const PARTICLE = new Set([
+  'de',
+  'van',
+  'von',
+  'der',
+  'den',
+  'da',
+  'di',
+  'du',
+  'dos',
+  'del',
+  'della',
+  'la',
+  'le',
+  'al',
+  'el',
+  'bin',
+  'ibn',
+  'of',
+  'and',
+  'for',
+  'the',
+  '&',
+  "'s",
+  '’s',
+])
+const MONTH_OR_DAY =
+  /^(january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i
 const CAPITALISED = /^[\p{Lu}\p{N}]/u
 const EDGE_CONNECTIVE = /^(?:and|or|of|for|&|the|in|at|on|to)$/i
 const PLACE_DESIGNATOR = /^(?:District|Parish|County|Counties|Province|Prefecture|Oblast|Township|Borough)$/
@@ -63,7 +97,12 @@ function trimSpan(doc: Tokenized, first: number, last: number, noisy: boolean, p
   }
   // The lower-case half of a hyphenated personal name, written without spaces ("Kang Young-hoon";
   // not "House-passed").
-  const hyphened = (i: number) => person && i > 1 && toks[i - 1].text === '-' && toks[i - 1].end === toks[i].start && toks[i - 2].end === toks[i - 1].start &&
+  const hyphened = (i: number) =>
+    person &&
+    i > 1 &&
+    toks[i - 1].text === '-' &&
+    toks[i - 1].end === toks[i].start &&
+    toks[i - 2].end === toks[i - 1].start &&
     CAPITALISED.test(toks[i - 2].text)
   let a = first
   let b = last
@@ -84,14 +123,19 @@ function trimSpan(doc: Tokenized, first: number, last: number, noisy: boolean, p
   if (b - a > 1 && /^['’]s$/.test(toks[b - 1].text)) b--
   // Nor does punctuation at its edges: "Douglas & Lomason ,", "Kecskemet (", "- Bulgaria"; a
   // closed bracket inside stays ("Mladost ( L )").
-  const opens = (from: number, to: number) => { let n = 0; for (let i = from; i < to; i++) n += toks[i].text === '(' ? 1 : toks[i].text === ')' ? -1 : 0; return n }
+  const opens = (from: number, to: number) => {
+    let n = 0
+    for (let i = from; i < to; i++) n += toks[i].text === '(' ? 1 : toks[i].text === ')' ? -1 : 0
+    return n
+  }
   while (b - a > 1 && (/^[,;:(\-–—]$/.test(toks[b - 1].text) || (toks[b - 1].text === ')' && opens(a, b) < 0))) b--
   while (b - a > 1 && (/^[,;:)\-–—]$/.test(toks[a].text) || (toks[a].text === '(' && opens(a, b) > 0))) a++
   return [a, b]
 }
 
 // Titles that stand right before a person's name ("President Lincoln", "Ms. Calico").
-const PERSON_TITLE = /^(?:mr|mrs|ms|dr|sen|senator|rep|gov|governor|president|judge|justice|pope|rev|prof|professor|actress|actor|cosmonaut|astronaut)\.?$/i
+const PERSON_TITLE =
+  /^(?:mr|mrs|ms|dr|sen|senator|rep|gov|governor|president|judge|justice|pope|rev|prof|professor|actress|actor|cosmonaut|astronaut)\.?$/i
 
 /**
  * A span the tagger typed as a place or an organization that reads as a person's name: right
@@ -99,7 +143,8 @@ const PERSON_TITLE = /^(?:mr|mrs|ms|dr|sen|senator|rep|gov|governor|president|ju
  */
 function personShaped(doc: Tokenized, a: number, b: number): boolean {
   const toks = doc.tokens
-  if (a > 0 && toks[a - 1].sent === toks[a].sent && PERSON_TITLE.test(toks[a - 1].text) && /^\p{Lu}\p{Ll}/u.test(toks[a - 1].text)) return true
+  if (a > 0 && toks[a - 1].sent === toks[a].sent && PERSON_TITLE.test(toks[a - 1].text) && /^\p{Lu}\p{Ll}/u.test(toks[a - 1].text))
+    return true
   return b - a === 3 && TITLE_CASE.test(toks[a].text) && /^\p{Lu}\.$/u.test(toks[a + 1].text) && TITLE_CASE.test(toks[a + 2].text)
 }
 
@@ -108,8 +153,15 @@ const NOT_NAME_START = /^(?:the|a|an|this|that|these|those|its|his|her|their|our
 /** Token i, just before an organization's name, belongs to it. */
 function joinsOrgName(doc: Tokenized, i: number, taken: Uint8Array): boolean {
   const t = doc.tokens[i]
-  return !taken[i] && t.sent === doc.tokens[i + 1].sent && i > doc.sentences[t.sent].first && TITLE_CASE.test(t.text) &&
-    !NOT_NAME_START.test(t.text) && !PERSON_TITLE.test(t.text) && !MONTH_OR_DAY.test(t.text)
+  return (
+    !taken[i] &&
+    t.sent === doc.tokens[i + 1].sent &&
+    i > doc.sentences[t.sent].first &&
+    TITLE_CASE.test(t.text) &&
+    !NOT_NAME_START.test(t.text) &&
+    !PERSON_TITLE.test(t.text) &&
+    !MONTH_OR_DAY.test(t.text)
+  )
 }
 
 /** Typed mentions found by the tagger; MISC (nationalities, events…) has no service type. */
@@ -171,9 +223,20 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     let headType: EntityType | undefined
     if (s.type !== 'PER' && !noisy && (headType = ofHead(doc, a, taken))) a -= 2
     // "Guy M. Struve": a first name right before a person's name that starts with an initial.
-    if (s.type === 'PER' && !noisy && a > 0 && a === s.first && /^\p{Lu}\.$/u.test(doc.tokens[a].text) && b - a >= 2 &&
-      !taken[a - 1] && doc.tokens[a - 1].sent === doc.tokens[a].sent && TITLE_CASE.test(doc.tokens[a - 1].text) && !PERSON_TITLE.test(doc.tokens[a - 1].text) &&
-      (wordGaz(doc.tokens[a - 1].text) & GAZ_FIRST)) a--
+    if (
+      s.type === 'PER' &&
+      !noisy &&
+      a > 0 &&
+      a === s.first &&
+      /^\p{Lu}\.$/u.test(doc.tokens[a].text) &&
+      b - a >= 2 &&
+      !taken[a - 1] &&
+      doc.tokens[a - 1].sent === doc.tokens[a].sent &&
+      TITLE_CASE.test(doc.tokens[a - 1].text) &&
+      !PERSON_TITLE.test(doc.tokens[a - 1].text) &&
+      wordGaz(doc.tokens[a - 1].text) & GAZ_FIRST
+    )
+      a--
     // A generational suffix is part of a person's name ("Martin Luther King Jr.").
     if (s.type === 'PER' && b < doc.tokens.length && doc.tokens[b].sent === doc.tokens[a].sent && SUFFIX.test(doc.tokens[b].text)) b++
     // No person's name ends in "District" or "Parish": the tagger read a place as a name
@@ -182,13 +245,20 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     // The context states the type (for the confidence model: evidence besides the tagger's).
     let stated = false
     if (type === 'PER' && b - a > 1 && PLACE_DESIGNATOR.test(doc.tokens[b - 1].text)) type = 'LOC'
-    else if (type !== 'PER' && !noisy && personShaped(doc, a, b)) { type = 'PER'; stated = true }
+    else if (type !== 'PER' && !noisy && personShaped(doc, a, b)) {
+      type = 'PER'
+      stated = true
+    }
     // "Ms. Carpenter" read as an organization: Mr, Mrs and Ms only stand before people.
     if (type !== 'PER' && !noisy && b - a > 1 && HONORIFIC.test(doc.tokens[a].text)) {
       type = 'PER'
       stated = true
       // "Ms. Ferraro Carpenter of the Treasury": the person's name ends before "of".
-      for (let k = a + 2; k < b - 1; k++) if (doc.tokens[k].text === 'of') { b = k; break }
+      for (let k = a + 2; k < b - 1; k++)
+        if (doc.tokens[k].text === 'of') {
+          b = k
+          break
+        }
     }
     // A lone month abbreviation is a date, not a name ("Feb").
     if (!noisy && b - a === 1 && MONTH_ABBR.test(doc.tokens[a].text)) continue
@@ -206,29 +276,59 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     }
     // "Lazutkin , former first deputy general director of…", "Radovan Karadzic , leader of…": a
     // name followed by an apposition that gives a person's role is a person's.
-    if (type !== 'PER' && !noisy && appositiveRole(doc, a, b)) { type = 'PER'; stated = true }
+    if (type !== 'PER' && !noisy && appositiveRole(doc, a, b)) {
+      type = 'PER'
+      stated = true
+    }
     // "Lumora , a provider of payroll software", "chief executive officer of Lumora": what a
     // business is described as, or what an officer heads, is an organization.
-    if ((type === 'PER' || type === 'OBJ') && !noisy && b - a === 1 && (companyApposition(doc, a, b) || officerOf(doc, a))) { type = 'ORG'; stated = true }
+    if ((type === 'PER' || type === 'OBJ') && !noisy && b - a === 1 && (companyApposition(doc, a, b) || officerOf(doc, a))) {
+      type = 'ORG'
+      stated = true
+    }
     // "10,000 Enterprise Cloud customers": capitalised words between a number and a plural of
     // who buys or uses something describe the customers; they name no one.
     if (!noisy && customerDescriptor(doc, a, b)) continue
     // Only people are assassinated or murdered ("the assassination of Lincoln", "assassinated Lincoln").
-    if (type !== 'PER' && !noisy && victimName(doc, a, b)) { type = 'PER'; stated = true }
+    if (type !== 'PER' && !noisy && victimName(doc, a, b)) {
+      type = 'PER'
+      stated = true
+    }
     // "Richardson 's hometown", "Dole 's wife": only people have kin, a hometown or an assassin.
-    if (type !== 'PER' && !noisy && kinPossessor(doc, a, b)) { type = 'PER'; stated = true }
+    if (type !== 'PER' && !noisy && kinPossessor(doc, a, b)) {
+      type = 'PER'
+      stated = true
+    }
     // "headquartered in Redmond", "based in Lyon": no person is where something is based.
-    if (type === 'PER' && !noisy && seatName(doc, a, b)) { type = 'LOC'; stated = true }
+    if (type === 'PER' && !noisy && seatName(doc, a, b)) {
+      type = 'LOC'
+      stated = true
+    }
     // "the [12th] Brigade": an ordinal before a military unit's name belongs to it.
-    if (type === 'ORG' && !noisy && a > 0 && !taken[a - 1] && a === s.first && ORDINAL.test(doc.tokens[a - 1].text) && UNIT.test(doc.tokens[a].text) &&
-      doc.tokens[a - 1].sent === doc.tokens[a].sent) a--
+    if (
+      type === 'ORG' &&
+      !noisy &&
+      a > 0 &&
+      !taken[a - 1] &&
+      a === s.first &&
+      ORDINAL.test(doc.tokens[a - 1].text) &&
+      UNIT.test(doc.tokens[a].text) &&
+      doc.tokens[a - 1].sent === doc.tokens[a].sent
+    )
+      a--
     // "the PlayStation 5", "the Boeing 747": a name after an article, then a model number, names a
     // product; so does a name of two or more words before a kind of product ("the Bose
     // QuietComfort headphones").
     if ((type === 'ORG' || type === 'OBJ' || type === 'PER') && !noisy) {
       const e = type === 'PER' ? -1 : modelNumberEnd(doc, a, b, taken)
-      if (e > 0) { b = e; type = 'OBJ'; stated = true }
-      else if (productNamed(doc, a, b)) { type = 'OBJ'; stated = true }
+      if (e > 0) {
+        b = e
+        type = 'OBJ'
+        stated = true
+      } else if (productNamed(doc, a, b)) {
+        type = 'OBJ'
+        stated = true
+      }
     }
     // A title inside a place's or organization's name, then a person's name up to its end: the
     // tagger ran two names together ("CNEN Radioprotection Director Laercio Vinhas").
@@ -243,16 +343,30 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     // An untagged US state abbreviation after a place and a comma is a place too ("Gunnison ,
     // Colo."); a one-word "person" right before one is a place ("Jackson , Wyo.").
     const st = b + 1
-    if (!noisy && st < doc.tokens.length && !taken[st] && doc.tokens[b].text === ',' && doc.tokens[st].sent === doc.tokens[a].sent &&
-      STATE_ABBR.test(doc.tokens[st].text) && (type === 'LOC' || (type === 'PER' && b - a === 1))) {
+    if (
+      !noisy &&
+      st < doc.tokens.length &&
+      !taken[st] &&
+      doc.tokens[b].text === ',' &&
+      doc.tokens[st].sent === doc.tokens[a].sent &&
+      STATE_ABBR.test(doc.tokens[st].text) &&
+      (type === 'LOC' || (type === 'PER' && b - a === 1))
+    ) {
       out.push(mentionFromTokens(doc.text, doc.tokens, a, b, 'LOC'))
       out.push(mentionFromTokens(doc.text, doc.tokens, st, st + 1, 'LOC'))
       continue
     }
     // "the General Accounting Office ( GAO )": an untagged acronym in brackets right after an
     // organization's name is an organization too, and confirms the name.
-    const acronym = type === 'ORG' && !noisy && b + 2 < doc.tokens.length && doc.tokens[b].text === '(' && doc.tokens[b + 2].text === ')' &&
-      !taken[b + 1] && doc.tokens[b + 1].sent === doc.tokens[a].sent && isAcronymOf(doc, a, b, doc.tokens[b + 1].text)
+    const acronym =
+      type === 'ORG' &&
+      !noisy &&
+      b + 2 < doc.tokens.length &&
+      doc.tokens[b].text === '(' &&
+      doc.tokens[b + 2].text === ')' &&
+      !taken[b + 1] &&
+      doc.tokens[b + 1].sent === doc.tokens[a].sent &&
+      isAcronymOf(doc, a, b, doc.tokens[b + 1].text)
     const m = mentionFromTokens(doc.text, doc.tokens, a, b, type)
     if (stated || acronym) m.stated = true
     out.push(m)
@@ -270,7 +384,8 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
 
 const RULE_CONTEXT = { gaz: (words: string[]) => phraseGaz(words) }
 
-const KIN = /^(?:wife|husband|son|daughter|sons|daughters|brother|sister|mother|father|widow|widower|parents|hometown|birthplace|assassin|killer|murderer|girlfriend|boyfriend|fiancee|fiance|fiancée|grandson|granddaughter|grandfather|grandmother|nephew|niece|uncle|aunt|cousin|biographer|funeral|grave)$/
+const KIN =
+  /^(?:wife|husband|son|daughter|sons|daughters|brother|sister|mother|father|widow|widower|parents|hometown|birthplace|assassin|killer|murderer|girlfriend|boyfriend|fiancee|fiance|fiancée|grandson|granddaughter|grandfather|grandmother|nephew|niece|uncle|aunt|cousin|biographer|funeral|grave)$/
 
 /** [a, b), one to three capitalised words, then "'s" and a word only a person has ("hometown", "wife"); not the tail of "Stephanie of Monaco". */
 function kinPossessor(doc: Tokenized, a: number, b: number): boolean {
@@ -291,7 +406,8 @@ function institutionEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array)
   return wordGaz(t[b - 1].text) & GAZ_DEMONYM ? b + 1 : -1
 }
 
-const PLACE_NOUN = /^(?:site|town|city|village|capital|port|suburb|province|district|county|region|state|country|island|municipality|birthplace|hometown)$/
+const PLACE_NOUN =
+  /^(?:site|town|city|village|capital|port|suburb|province|district|county|region|state|country|island|municipality|birthplace|hometown)$/
 
 /**
  * [a, b), one to three capitalised words, followed by an apposition that says it is a place: "(" or
@@ -326,7 +442,8 @@ function ofHead(doc: Tokenized, a: number, taken: Uint8Array): EntityType | unde
 
 const ORDINAL = /^\d+(?:st|nd|rd|th)$/
 // Words that name a military unit after an ordinal ("6th Fleet", "82nd Airborne Division").
-const UNIT = /^(?:Fleet|Army|Brigade|Division|Regiment|Corps|Battalion|Squadron|Airborne|Infantry|Cavalry|Armored|Armoured|Mechanized|Marines|Flotilla|Legion)$/
+const UNIT =
+  /^(?:Fleet|Army|Brigade|Division|Regiment|Corps|Battalion|Squadron|Airborne|Infantry|Cavalry|Armored|Armoured|Mechanized|Marines|Flotilla|Legion)$/
 const ACRONYM = /^\p{Lu}{2,6}$/u
 /** `w` is the initials of the capitalised words of [a, b) ("GAO" of "General Accounting Office"). */
 function isAcronymOf(doc: Tokenized, a: number, b: number, w: string): boolean {
@@ -382,8 +499,17 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array): Men
     const free = (k: number) => !taken[k] || misc[k] === 1
     if (t[i].text === ',' && i > 0 && STATE_ABBR.test(t[i + 1].text) && t[i + 1].sent === t[i].sent && free(i - 1)) {
       let a = i
-      while (a > 0 && i - a < 3 && free(a - 1) && t[a - 1].sent === t[i].sent && TITLE_CASE.test(t[a - 1].text) && !NOT_NAME_START.test(t[a - 1].text) &&
-        !PERSON_TITLE.test(t[a - 1].text) && !MONTH_OR_DAY.test(t[a - 1].text)) a--
+      while (
+        a > 0 &&
+        i - a < 3 &&
+        free(a - 1) &&
+        t[a - 1].sent === t[i].sent &&
+        TITLE_CASE.test(t[a - 1].text) &&
+        !NOT_NAME_START.test(t[a - 1].text) &&
+        !PERSON_TITLE.test(t[a - 1].text) &&
+        !MONTH_OR_DAY.test(t[a - 1].text)
+      )
+        a--
       // The whole run of capitalised words, not its tail; an ordinary word that starts the
       // sentence is not part of it ("In Grants , N.M.").
       if (a > 0 && t[a - 1].sent === t[i].sent && /^\p{Lu}/u.test(t[a - 1].text)) continue
@@ -412,11 +538,16 @@ const GAZ_REGION = 1 << GAZ_CLASSES.indexOf('region')
 const GAZ_FIRST = 1 << GAZ_CLASSES.indexOf('first')
 const GAZ_COMMON = 1 << GAZ_CLASSES.indexOf('common')
 const GAZ_DEMONYM = 1 << GAZ_CLASSES.indexOf('demonym')
-const GAZ_KNOWN_NAME = ['company', 'brand', 'tORG', 'tPER', 'tLOC', 'tOBJ'].reduce((m, c) => m | (1 << GAZ_CLASSES.indexOf(c as (typeof GAZ_CLASSES)[number])), 0)
+const GAZ_KNOWN_NAME = ['company', 'brand', 'tORG', 'tPER', 'tLOC', 'tOBJ'].reduce(
+  (m, c) => m | (1 << GAZ_CLASSES.indexOf(c as (typeof GAZ_CLASSES)[number])),
+  0,
+)
 
 const HONORIFIC = /^(?:Mr|Mrs|Ms)\.?$/
-const ROLE = /^(?:leader|president|vice-president|director|chairman|chairwoman|spokesman|spokeswoman|minister|secretary|head|chief|commander|deputy|mayor|governor|professor|attorney|lawyer|editor|economist|analyst|executive|founder|ambassador|envoy|general|senator|judge|actor|actress|singer|author|writer|manager|coach|aide|adviser|advisor|prosecutor|son|daughter|wife|husband|widow)$/
-const ROLE_MOD = /^(?:former|then|the|a|an|now|acting|first|second|deputy|general|vice|assistant|executive|senior|chief|top|longtime|new|retired|his|her|its|their)$/
+const ROLE =
+  /^(?:leader|president|vice-president|director|chairman|chairwoman|spokesman|spokeswoman|minister|secretary|head|chief|commander|deputy|mayor|governor|professor|attorney|lawyer|editor|economist|analyst|executive|founder|ambassador|envoy|general|senator|judge|actor|actress|singer|author|writer|manager|coach|aide|adviser|advisor|prosecutor|son|daughter|wife|husband|widow)$/
+const ROLE_MOD =
+  /^(?:former|then|the|a|an|now|acting|first|second|deputy|general|vice|assistant|executive|senior|chief|top|longtime|new|retired|his|her|its|their)$/
 
 /** [a, b) is followed by ", (modifiers) role" (", former first deputy general director"): a person's apposition. */
 function appositiveRole(doc: Tokenized, a: number, b: number): boolean {
@@ -434,8 +565,10 @@ function appositiveRole(doc: Tokenized, a: number, b: number): boolean {
   }
   return false
 }
-const BUSINESS = /^(?:provider|maker|developer|manufacturer|supplier|company|firm|startup|start-up|subsidiary|leader|producer|operator|retailer|distributor|vendor)$/i
-const BUSINESS_MOD = /^(?:a|an|the|leading|global|major|privately|publicly|held|fast-growing|growing|software|technology|tech|cloud|financial|biotech|biotechnology|pharmaceutical|healthcare|enterprise|independent|top|private|public|premier|world|world's|worldwide|international|us|u\.s\.|based|-)$/i
+const BUSINESS =
+  /^(?:provider|maker|developer|manufacturer|supplier|company|firm|startup|start-up|subsidiary|leader|producer|operator|retailer|distributor|vendor)$/i
+const BUSINESS_MOD =
+  /^(?:a|an|the|leading|global|major|privately|publicly|held|fast-growing|growing|software|technology|tech|cloud|financial|biotech|biotechnology|pharmaceutical|healthcare|enterprise|independent|top|private|public|premier|world|world's|worldwide|international|us|u\.s\.|based|-)$/i
 
 /** [a, b) followed by ", a (leading…) provider / maker / company…": a business's apposition. */
 function companyApposition(doc: Tokenized, a: number, b: number): boolean {
@@ -448,7 +581,8 @@ function companyApposition(doc: Tokenized, a: number, b: number): boolean {
   return false
 }
 
-const OFFICER = /^(?:officer|executive|ceo|cfo|cto|coo|founder|co-founder|cofounder|chairman|chairwoman|president|director|vice-president|shareholders|spokesperson|spokesman|spokeswoman|employees|customers)$/i
+const OFFICER =
+  /^(?:officer|executive|ceo|cfo|cto|coo|founder|co-founder|cofounder|chairman|chairwoman|president|director|vice-president|shareholders|spokesperson|spokesman|spokeswoman|employees|customers)$/i
 
 /** "… officer of [a]" / "CEO of [a]": the head of, or a spokesman for, an organization. */
 function officerOf(doc: Tokenized, a: number): boolean {
@@ -456,7 +590,8 @@ function officerOf(doc: Tokenized, a: number): boolean {
   return a >= 2 && t[a - 1].text === 'of' && t[a - 2].sent === t[a].sent && OFFICER.test(t[a - 2].text)
 }
 
-const CUSTOMERS = /^(?:customers|clients|users|subscribers|accounts|buyers|shoppers|members|patients|merchants|businesses|enterprises|installations|deployments)$/
+const CUSTOMERS =
+  /^(?:customers|clients|users|subscribers|accounts|buyers|shoppers|members|patients|merchants|businesses|enterprises|installations|deployments)$/
 
 /**
  * [a, b) before a plural of customers or users, after a number ("200 Hospital Network
@@ -497,7 +632,8 @@ function modelNumberEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array)
   return b + 1
 }
 
-const PRODUCT_KIND = /^(?:headphones|earbuds|earphones|phone|phones|smartphone|smartphones|laptop|laptops|tablet|tablets|console|consoles|camera|cameras|speaker|speakers|smartwatch|headset|router|printer|television|TV|sedan|SUV|hatchback|pickup|vacuum|drone|app)$/
+const PRODUCT_KIND =
+  /^(?:headphones|earbuds|earphones|phone|phones|smartphone|smartphones|laptop|laptops|tablet|tablets|console|consoles|camera|cameras|speaker|speakers|smartwatch|headset|router|printer|television|TV|sedan|SUV|hatchback|pickup|vacuum|drone|app)$/
 
 /** [a, b), two or more capitalised words followed by a kind of product ("Bose QuietComfort headphones"). */
 function productNamed(doc: Tokenized, a: number, b: number): boolean {
@@ -514,16 +650,23 @@ function coordinatedPerson(doc: Tokenized, a: number, b: number): number {
   const t = doc.tokens
   for (let k = a + 1; k + 3 < b; k++) {
     if (t[k].text !== 'and') continue
-    if (TITLE_CASE.test(t[k + 1].text) && /^\p{Lu}\.$/u.test(t[k + 2].text) && TITLE_CASE.test(t[k + 3].text) &&
-      (k + 4 === b || (/^of$/i.test(t[k + 4].text) && k + 5 < b))) return k
+    if (
+      TITLE_CASE.test(t[k + 1].text) &&
+      /^\p{Lu}\.$/u.test(t[k + 2].text) &&
+      TITLE_CASE.test(t[k + 3].text) &&
+      (k + 4 === b || (/^of$/i.test(t[k + 4].text) && k + 5 < b))
+    )
+      return k
   }
   return -1
 }
 
 // AP-style abbreviations of US states, as written after a city.
-const STATE_ABBR = /^(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Kans|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|N\.H|N\.J|N\.M|N\.Y|N\.C|N\.D|Okla|Ore|Pa|R\.I|S\.C|S\.D|Tenn|Tex|Vt|Va|Wash|W\.Va|Wis|Wyo)\.$/
+const STATE_ABBR =
+  /^(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Kans|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|N\.H|N\.J|N\.M|N\.Y|N\.C|N\.D|Okla|Ore|Pa|R\.I|S\.C|S\.D|Tenn|Tex|Vt|Va|Wash|W\.Va|Wis|Wyo)\.$/
 // Capitalised titles that stand between an organization's or place's name and a person's.
-const JOB_TITLE = /^(?:Director|Attorney|Deputy|Commander|Chairman|Chairwoman|Secretary|Minister|Spokesman|Spokeswoman|President|Governor|Mayor|Chief|Ambassador|Envoy|Premier|Senator|Judge|Professor|Economist|Correspondent|Officer|Manager|Editor|Coach)$/
+const JOB_TITLE =
+  /^(?:Director|Attorney|Deputy|Commander|Chairman|Chairwoman|Secretary|Minister|Spokesman|Spokeswoman|President|Governor|Mayor|Chief|Ambassador|Envoy|Premier|Senator|Judge|Professor|Economist|Correspondent|Officer|Manager|Editor|Coach)$/
 
 /** Index of a title word inside [a, b) followed by two or three name words up to b, else -1. */
 function titleSplit(doc: Tokenized, a: number, b: number): number {

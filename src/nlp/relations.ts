@@ -38,7 +38,14 @@ export interface RelationCandidate {
 }
 
 const PRONOUN_TYPE: Record<string, EntityType> = {
-  he: 'PER', him: 'PER', his: 'PER', she: 'PER', her: 'PER', hers: 'PER', himself: 'PER', herself: 'PER',
+  he: 'PER',
+  him: 'PER',
+  his: 'PER',
+  she: 'PER',
+  her: 'PER',
+  hers: 'PER',
+  himself: 'PER',
+  herself: 'PER',
 }
 
 /**
@@ -115,11 +122,17 @@ export function candidatePairs(anchors: Anchor[][], places?: PlaceTable): Relati
     // A place and its country anywhere in the document: their first mentions.
     const firsts: Anchor[] = []
     const seen = new Set<Entity>()
-    for (const list of anchors) for (const a of list) if (!a.pronoun && !seen.has(a.entity)) { seen.add(a.entity); firsts.push(a) }
-    for (const x of firsts) for (const y of firsts) {
-      if (x === y || together.has(pairKey(x, y)) || !inCountry(places, x.entity, y.entity)) continue
-      out.push({ source: x, target: y, sent: x.sent, sent2: y.sent })
-    }
+    for (const list of anchors)
+      for (const a of list)
+        if (!a.pronoun && !seen.has(a.entity)) {
+          seen.add(a.entity)
+          firsts.push(a)
+        }
+    for (const x of firsts)
+      for (const y of firsts) {
+        if (x === y || together.has(pairKey(x, y)) || !inCountry(places, x.entity, y.entity)) continue
+        out.push({ source: x, target: y, sent: x.sent, sent2: y.sent })
+      }
   }
   return out
 }
@@ -138,7 +151,17 @@ export const LEARNED_TYPES: Partial<Record<string, RelationType[]>> = {
 
 /** Types decided by the classifier, in a fixed order (their index is hashed into the features). */
 export const CLASSIFIED: RelationType[] = [
-  'works_for', 'lives_in', 'located_in', 'killed', 'born_in', 'family_of', 'member_of', 'part_of', 'produces', 'owns', 'founded',
+  'works_for',
+  'lives_in',
+  'located_in',
+  'killed',
+  'born_in',
+  'family_of',
+  'member_of',
+  'part_of',
+  'produces',
+  'owns',
+  'founded',
 ]
 
 /** Types read from cue phrases alone: no corpus we have annotates them. */
@@ -163,22 +186,107 @@ export interface Pattern {
 // measured precision: append, never reorder.
 export const PATTERNS: Pattern[] = [
   { type: 'born_in', src: ['PER'], tgt: ['LOC'], between: /\bborn\b.*\b(in|at)\b|\bnative of\b|\bbirthplace\b/ },
-  { type: 'founded', src: ['PER', 'ORG'], tgt: ['ORG'], between: /\b(co-?)?found(ed|s|ing)\b|\b(co-?)?founder of\b|\bestablished\b|\bset up\b|\bcreated\b|\bstarted\b/ },
-  { type: 'founded', src: ['PER'], tgt: ['ORG'], between: /^(,|'s|’s)?\s*(co-?)?founders?\b|^(,|'s|’s)?\s*the (co-?)?founders?\b/, reversed: true },
-  { type: 'acquired', src: ['ORG', 'PER'], tgt: ['ORG', 'OBJ'], between: /\b(acquired?|acquires|acquiring|bought|buys|buying|purchased?|purchases|took over|takes over|take over|takeover of|acquisition of)\b/ },
-  { type: 'part_of', src: ['ORG', 'LOC'], tgt: ['ORG'], between: /\b(part|division|unit|subsidiary|arm|branch|department|wing|affiliate) of\b/ },
-  { type: 'member_of', src: ['PER', 'ORG', 'LOC'], tgt: ['ORG'], between: /\bmembers? of\b|\bjoined\b|\bplays? for\b|\bplayed for\b|\bsigned (with|for)\b|\bmembership (in|of)\b/ },
-  { type: 'owns', src: ['PER', 'ORG'], tgt: ['ORG', 'OBJ', 'LOC'], between: /\b(owns|owned|owner of|parent( company)? of|controls|stake in)\b/ },
-  { type: 'owns', src: ['PER', 'ORG'], tgt: ['ORG', 'OBJ'], between: /^(,|'s|’s)?\s*(the )?(owner|parent( company)?)\b|^\s*is owned by\b|^,? owned by\b/, reversed: true },
-  { type: 'produces', src: ['ORG', 'PER'], tgt: ['OBJ'], between: /\b(makes?|made|makers? of|produces?|produced|producer of|manufactures?|manufactured|manufacturer of|released?|launch(ed|es)?|unveil(ed|s)?|develop(ed|s)?|developer of|built|builds|designed|wrote|written|directed|publish(ed|es))\b|^(’s|'s)$/ },
-  { type: 'produces', src: ['ORG', 'PER'], tgt: ['OBJ'], between: /^\s*(is|was)? ?(made|produced|manufactured|developed|built|designed|released|published|written|directed) by\b|^,? (made|built|developed|designed|produced) by\b/, reversed: true },
+  {
+    type: 'founded',
+    src: ['PER', 'ORG'],
+    tgt: ['ORG'],
+    between: /\b(co-?)?found(ed|s|ing)\b|\b(co-?)?founder of\b|\bestablished\b|\bset up\b|\bcreated\b|\bstarted\b/,
+  },
+  {
+    type: 'founded',
+    src: ['PER'],
+    tgt: ['ORG'],
+    between: /^(,|'s|’s)?\s*(co-?)?founders?\b|^(,|'s|’s)?\s*the (co-?)?founders?\b/,
+    reversed: true,
+  },
+  {
+    type: 'acquired',
+    src: ['ORG', 'PER'],
+    tgt: ['ORG', 'OBJ'],
+    between:
+      /\b(acquired?|acquires|acquiring|bought|buys|buying|purchased?|purchases|took over|takes over|take over|takeover of|acquisition of)\b/,
+  },
+  {
+    type: 'part_of',
+    src: ['ORG', 'LOC'],
+    tgt: ['ORG'],
+    between: /\b(part|division|unit|subsidiary|arm|branch|department|wing|affiliate) of\b/,
+  },
+  {
+    type: 'member_of',
+    src: ['PER', 'ORG', 'LOC'],
+    tgt: ['ORG'],
+    between: /\bmembers? of\b|\bjoined\b|\bplays? for\b|\bplayed for\b|\bsigned (with|for)\b|\bmembership (in|of)\b/,
+  },
+  {
+    type: 'owns',
+    src: ['PER', 'ORG'],
+    tgt: ['ORG', 'OBJ', 'LOC'],
+    between: /\b(owns|owned|owner of|parent( company)? of|controls|stake in)\b/,
+  },
+  {
+    type: 'owns',
+    src: ['PER', 'ORG'],
+    tgt: ['ORG', 'OBJ'],
+    between: /^(,|'s|’s)?\s*(the )?(owner|parent( company)?)\b|^\s*is owned by\b|^,? owned by\b/,
+    reversed: true,
+  },
+  {
+    type: 'produces',
+    src: ['ORG', 'PER'],
+    tgt: ['OBJ'],
+    between:
+      /\b(makes?|made|makers? of|produces?|produced|producer of|manufactures?|manufactured|manufacturer of|released?|launch(ed|es)?|unveil(ed|s)?|develop(ed|s)?|developer of|built|builds|designed|wrote|written|directed|publish(ed|es))\b|^(’s|'s)$/,
+  },
+  {
+    type: 'produces',
+    src: ['ORG', 'PER'],
+    tgt: ['OBJ'],
+    between:
+      /^\s*(is|was)? ?(made|produced|manufactured|developed|built|designed|released|published|written|directed) by\b|^,? (made|built|developed|designed|produced) by\b/,
+    reversed: true,
+  },
   // A partnership or a rivalry is between two organizations or two persons, never a place.
-  { type: 'partner_of', src: ['ORG', 'PER'], tgt: ['ORG', 'PER'], between: /\bpartner(ed|ing|ship|s)? (with|of)\b|\bteamed up with\b|\balliance with\b|\bjoint venture with\b|\bcollaborat(ed|ing|ion) with\b|\bpartnership between\b/ },
-  { type: 'competitor_of', src: ['ORG', 'PER'], tgt: ['ORG', 'PER'], between: /\brivals?\b|\bcompetitors?\b|\bcompet(es|ed|ing) (with|against)\b|\bcompetition (with|from)\b|\bbattle with\b/ },
-  { type: 'family_of', src: ['PER'], tgt: ['PER'], between: /\b(wife|husband|son|daughter|brother|sister|father|mother|widow|widower|cousin|uncle|aunt|nephew|niece|grandson|granddaughter|grandfather|grandmother|spouse|sibling|parents?|child|children)\b|\bmarried\b/ },
-  { type: 'works_for', src: ['PER'], tgt: ['ORG'], between: /\b(chief executive|ceo|chairman|chairwoman|president|director|head|founder|employee|spokes(man|woman|person)|professor|manager|editor|worked|works|working|employed|hired|appointed|coach|leader) (of|at|for|with)\b/ },
-  { type: 'located_in', src: ['ORG', 'LOC'], tgt: ['LOC'], between: /\b(headquartered|based|located|situated|lies|capital|city|town|village|municipality|county|district|province|region|state) (in|of)\b|^,$/ },
-  { type: 'lives_in', src: ['PER'], tgt: ['LOC'], between: /\b(lives?|lived|living|resides?|resided|residing|settled|moved) (in|to)\b|\bresident of\b|\bhome in\b/ },
+  {
+    type: 'partner_of',
+    src: ['ORG', 'PER'],
+    tgt: ['ORG', 'PER'],
+    between:
+      /\bpartner(ed|ing|ship|s)? (with|of)\b|\bteamed up with\b|\balliance with\b|\bjoint venture with\b|\bcollaborat(ed|ing|ion) with\b|\bpartnership between\b/,
+  },
+  {
+    type: 'competitor_of',
+    src: ['ORG', 'PER'],
+    tgt: ['ORG', 'PER'],
+    between: /\brivals?\b|\bcompetitors?\b|\bcompet(es|ed|ing) (with|against)\b|\bcompetition (with|from)\b|\bbattle with\b/,
+  },
+  {
+    type: 'family_of',
+    src: ['PER'],
+    tgt: ['PER'],
+    between:
+      /\b(wife|husband|son|daughter|brother|sister|father|mother|widow|widower|cousin|uncle|aunt|nephew|niece|grandson|granddaughter|grandfather|grandmother|spouse|sibling|parents?|child|children)\b|\bmarried\b/,
+  },
+  {
+    type: 'works_for',
+    src: ['PER'],
+    tgt: ['ORG'],
+    between:
+      /\b(chief executive|ceo|chairman|chairwoman|president|director|head|founder|employee|spokes(man|woman|person)|professor|manager|editor|worked|works|working|employed|hired|appointed|coach|leader) (of|at|for|with)\b/,
+  },
+  {
+    type: 'located_in',
+    src: ['ORG', 'LOC'],
+    tgt: ['LOC'],
+    between:
+      /\b(headquartered|based|located|situated|lies|capital|city|town|village|municipality|county|district|province|region|state) (in|of)\b|^,$/,
+  },
+  {
+    type: 'lives_in',
+    src: ['PER'],
+    tgt: ['LOC'],
+    between: /\b(lives?|lived|living|resides?|resided|residing|settled|moved) (in|to)\b|\bresident of\b|\bhome in\b/,
+  },
 ]
 
 /** Feature of a cue phrase as the classifier of its own type reads it (trained from a prior, see train-relations.ts). */
@@ -202,7 +310,9 @@ export function matchingPatterns(doc: Tokenized, c: RelationCandidate): number[]
   if (b.first - a.last > 14) return []
   const between = betweenText(doc, a.last, b.first)
   const out: number[] = []
-  PATTERNS.forEach((p, k) => { if (!!p.reversed !== forward && p.between.test(between)) out.push(k) })
+  PATTERNS.forEach((p, k) => {
+    if (!!p.reversed !== forward && p.between.test(between)) out.push(k)
+  })
   return out
 }
 
@@ -223,15 +333,27 @@ export function patternOnlyMatch(c: RelationCandidate, matched: number[]): { typ
 // Head words that contradict an argument's role, whatever the tagger said: a "person" named
 // after a job title ("CEO") works for no one, and a "place" whose head is an institution
 // ("Black Sea Fleet", "St Petersburg University") is no one's home or birthplace.
-const ROLE_WORDS = new Set(('ceo cfo coo cto chairman chairwoman chairperson president vice director manager executive ' +
-  'founder spokesman spokeswoman spokesperson secretary minister chief officer head analyst editor').split(' '))
-const INSTITUTION_HEADS = new Set(('fleet army navy corps brigade division regiment battalion squadron university college ' +
-  'school academy institute museum bank company corporation inc ltd corp group party council committee ministry ' +
-  'department agency association union league club team church hospital court parliament assembly commission').split(' '))
+const ROLE_WORDS = new Set(
+  (
+    'ceo cfo coo cto chairman chairwoman chairperson president vice director manager executive ' +
+    'founder spokesman spokeswoman spokesperson secretary minister chief officer head analyst editor'
+  ).split(' '),
+)
+const INSTITUTION_HEADS = new Set(
+  (
+    'fleet army navy corps brigade division regiment battalion squadron university college ' +
+    'school academy institute museum bank company corporation inc ltd corp group party council committee ministry ' +
+    'department agency association union league club team church hospital court parliament assembly commission'
+  ).split(' '),
+)
 
 // Heads that name a company, never a person ("Acme Robotics" read as a person works for no one).
-const COMPANY_HEADS = new Set(('robotics technologies technology systems software labs laboratories motors airlines airways ' +
-  'pharmaceuticals industries holdings partners capital ventures networks media communications electronics energy').split(' '))
+const COMPANY_HEADS = new Set(
+  (
+    'robotics technologies technology systems software labs laboratories motors airlines airways ' +
+    'pharmaceuticals industries holdings partners capital ventures networks media communications electronics energy'
+  ).split(' '),
+)
 
 /** Whether an entity may fill an argument of a relation, beyond its entity type. */
 export function argumentFits(e: Entity): boolean {
@@ -282,12 +404,54 @@ const TYPE_ID: Record<EntityType, number> = { PER: 1, ORG: 2, LOC: 3, OBJ: 4 }
 
 // Feature templates. Never renumber: baked into the model file.
 const R = {
-  bias: 1, tp: 2, ord: 3, dist: 4, bw: 5, bb: 6, bf: 7, bl: 8, far: 9, verbs: 10, pre: 11, post: 12,
-  app: 13, poss: 14, adj: 15, spron: 16, tpron: 17, commas: 18, shead: 19, thead: 20, trank: 21,
-  srank: 22, ranks: 23, uw: 24, sgaz: 25, tgaz: 26, smc: 27, tmc: 28, crowd: 29,
-  dsyn: 30, dord: 31, ctx2: 32,
-  pat: 33, patTp: 34, xs: 35, xsOrd: 36, xsPre: 37, xsPost: 38, first: 39, sal: 40, cooc: 41, only: 42,
-  typed: 43, xsHead: 44, xsGaz: 45, sentPos: 46, place: 47, far2: 48,
+  bias: 1,
+  tp: 2,
+  ord: 3,
+  dist: 4,
+  bw: 5,
+  bb: 6,
+  bf: 7,
+  bl: 8,
+  far: 9,
+  verbs: 10,
+  pre: 11,
+  post: 12,
+  app: 13,
+  poss: 14,
+  adj: 15,
+  spron: 16,
+  tpron: 17,
+  commas: 18,
+  shead: 19,
+  thead: 20,
+  trank: 21,
+  srank: 22,
+  ranks: 23,
+  uw: 24,
+  sgaz: 25,
+  tgaz: 26,
+  smc: 27,
+  tmc: 28,
+  crowd: 29,
+  dsyn: 30,
+  dord: 31,
+  ctx2: 32,
+  pat: 33,
+  patTp: 34,
+  xs: 35,
+  xsOrd: 36,
+  xsPre: 37,
+  xsPost: 38,
+  first: 39,
+  sal: 40,
+  cooc: 41,
+  only: 42,
+  typed: 43,
+  xsHead: 44,
+  xsGaz: 45,
+  sentPos: 46,
+  place: 47,
+  far2: 48,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -326,7 +490,11 @@ export function docContext(anchors: Anchor[][], entities: Entity[]): DocContext 
   }
   let firstEntity: Entity | undefined
   let firstAt = Infinity
-  for (const e of entities) if (e.mentions[0] && e.mentions[0].first < firstAt) { firstAt = e.mentions[0].first; firstEntity = e }
+  for (const e of entities)
+    if (e.mentions[0] && e.mentions[0].first < firstAt) {
+      firstAt = e.mentions[0].first
+      firstEntity = e
+    }
   const cooc = new Map<Entity, Map<Entity, number>>()
   for (const list of anchors) {
     const es = [...new Set(list.map((a) => a.entity))]
@@ -343,7 +511,15 @@ export function docContext(anchors: Anchor[][], entities: Entity[]): DocContext 
  * Features (hashed, see features/hashing.ts) of a candidate pair, shared by every relation type; the
  * classifier of type k reads each as `typedFeature(f, k)`.
  */
-export function relationFeatures(doc: Tokenized, words: Uint32Array, c: RelationCandidate, anchors: Anchor[][], ctx: DocContext, matched: number[], places?: PlaceTable): number[] {
+export function relationFeatures(
+  doc: Tokenized,
+  words: Uint32Array,
+  c: RelationCandidate,
+  anchors: Anchor[][],
+  ctx: DocContext,
+  matched: number[],
+  places?: PlaceTable,
+): number[] {
   const { source: s, target: t } = c
   // A state joins an organization as an organization does: no corpus has the pair otherwise.
   const sType = s.entity.type === 'LOC' && t.entity.type === 'ORG' ? 'ORG' : s.entity.type
@@ -492,7 +668,14 @@ export interface TypedCandidate {
   patternOnly?: { type: RelationType; pattern: number }
 }
 
-export function typedCandidates(doc: Tokenized, anchors: Anchor[][], candidates: RelationCandidate[], ctx: DocContext, words: Uint32Array, places?: PlaceTable): TypedCandidate[] {
+export function typedCandidates(
+  doc: Tokenized,
+  anchors: Anchor[][],
+  candidates: RelationCandidate[],
+  ctx: DocContext,
+  words: Uint32Array,
+  places?: PlaceTable,
+): TypedCandidate[] {
   const out: TypedCandidate[] = []
   for (const c of candidates) {
     if (!argumentFits(c.source.entity) || !argumentFits(c.target.entity)) continue
@@ -501,13 +684,26 @@ export function typedCandidates(doc: Tokenized, anchors: Anchor[][], candidates:
     const patternOnly = patternOnlyMatch(c, matched)
     if (!types && !patternOnly) continue
     const cues = types ? types.filter((t) => matched.some((k) => PATTERNS[k].type === t)) : []
-    out.push({ candidate: c, types: types ?? [], feats: types ? relationFeatures(doc, words, c, anchors, ctx, matched, places) : [], cues, patternOnly })
+    out.push({
+      candidate: c,
+      types: types ?? [],
+      feats: types ? relationFeatures(doc, words, c, anchors, ctx, matched, places) : [],
+      cues,
+      patternOnly,
+    })
   }
   return out
 }
 
 /** Decides every candidate; returns the reported relations (one per triple, best evidence). */
-export function decideRelations(doc: Tokenized, anchors: Anchor[][], candidates: RelationCandidate[], model: RelationModel, words = wordHashes(doc), entities?: Entity[]): Decision[] {
+export function decideRelations(
+  doc: Tokenized,
+  anchors: Anchor[][],
+  candidates: RelationCandidate[],
+  model: RelationModel,
+  words = wordHashes(doc),
+  entities?: Entity[],
+): Decision[] {
   const ctx = docContext(anchors, entities ?? [...new Set(anchors.flat().map((a) => a.entity))])
   const best = new Map<string, Scored>()
   const keep = (d: Scored, k: string) => {
@@ -518,11 +714,23 @@ export function decideRelations(doc: Tokenized, anchors: Anchor[][], candidates:
     const c = tc.candidate
     if (tc.patternOnly) {
       const score = model.patternConfidence[String(tc.patternOnly.pattern)]
-      if (score !== undefined) keep({ type: tc.patternOnly.type, score, candidate: c, pattern: tc.patternOnly.pattern }, tripleKey(c.source.entity, tc.patternOnly.type, c.target.entity))
+      if (score !== undefined)
+        keep(
+          { type: tc.patternOnly.type, score, candidate: c, pattern: tc.patternOnly.pattern },
+          tripleKey(c.source.entity, tc.patternOnly.type, c.target.entity),
+        )
     }
-    for (const type of tc.types) keep({ type, score: relationScore(model, tc.feats, type), candidate: c, cue: tc.cues.includes(type) }, tripleKey(c.source.entity, type, c.target.entity))
+    for (const type of tc.types)
+      keep(
+        { type, score: relationScore(model, tc.feats, type), candidate: c, cue: tc.cues.includes(type) },
+        tripleKey(c.source.entity, type, c.target.entity),
+      )
   }
-  return finalize(best, (d) => (d.pattern !== undefined ? d.score : calibrateType(model, d.type, d.score, d.cue)), (d, conf) => d.pattern !== undefined || conf >= (model.threshold[d.type] ?? 0.5))
+  return finalize(
+    best,
+    (d) => (d.pattern !== undefined ? d.score : calibrateType(model, d.type, d.score, d.cue)),
+    (d, conf) => d.pattern !== undefined || conf >= (model.threshold[d.type] ?? 0.5),
+  )
 }
 
 export function tripleKey(s: Entity, type: RelationType, t: Entity): string {
@@ -545,13 +753,30 @@ export function calibrateType(model: Pick<RelationModel, 'calibration'>, type: R
  * From the best-scored candidate per triple to the reported relations: one direction of a
  * located_in or killed pair, both of a family tie (with the better of the two scores).
  */
-export function finalize(best: Map<string, Scored>, confidence: (d: Scored) => number, report: (d: Scored, conf: number) => boolean): Decision[] {
-  const reverse = (k: string) => { const [src, type, tgt] = k.split('\u0000'); return tgt + '\u0000' + type + '\u0000' + src }
+export function finalize(
+  best: Map<string, Scored>,
+  confidence: (d: Scored) => number,
+  report: (d: Scored, conf: number) => boolean,
+): Decision[] {
+  const reverse = (k: string) => {
+    const [src, type, tgt] = k.split('\u0000')
+    return tgt + '\u0000' + type + '\u0000' + src
+  }
   for (const [k, d] of best) {
     if (!SYMMETRIC.has(d.type)) continue
     const r = best.get(reverse(k))
     if (r && r.score > d.score) best.set(k, { ...d, score: r.score })
-    else if (!r) best.set(reverse(k), { ...d, candidate: { ...d.candidate, source: d.candidate.target, target: d.candidate.source, sent: d.candidate.sent2, sent2: d.candidate.sent } })
+    else if (!r)
+      best.set(reverse(k), {
+        ...d,
+        candidate: {
+          ...d.candidate,
+          source: d.candidate.target,
+          target: d.candidate.source,
+          sent: d.candidate.sent2,
+          sent2: d.candidate.sent,
+        },
+      })
   }
   const out: Decision[] = []
   for (const [k, d] of best) {

@@ -92,8 +92,14 @@ export function newContext(cap = 64): Context {
 export function pushContext(c: Context, row: number, bucket: number, neg: boolean, rate: number): void {
   if (c.n === c.rows.length) {
     const d = newContext(c.n * 2)
-    d.rows.set(c.rows); d.bucket.set(c.bucket); d.neg.set(c.neg); d.rate.set(c.rate)
-    c.rows = d.rows; c.bucket = d.bucket; c.neg = d.neg; c.rate = d.rate
+    d.rows.set(c.rows)
+    d.bucket.set(c.bucket)
+    d.neg.set(c.neg)
+    d.rate.set(c.rate)
+    c.rows = d.rows
+    c.bucket = d.bucket
+    c.neg = d.neg
+    c.rate = d.rate
   }
   c.rows[c.n] = row
   c.bucket[c.n] = bucket
@@ -106,7 +112,13 @@ export function pushContext(c: Context, row: number, bucket: number, neg: boolea
  * pool at a time gives (`headPool` in scripts/nlp/check-sentiment-grad.ts, which checks this bit
  * for bit: every sum adds the same terms in the same order), but with
  * each word's vector read once for all heads' scores and once for all pools' sums. */
-export function poolAll(heads: Heads, t: Pick<SentimentModel, 'vectors' | 'scale'>, c: Context, out: Float32Array, alphas?: Float64Array[]): void {
+export function poolAll(
+  heads: Heads,
+  t: Pick<SentimentModel, 'vectors' | 'scale'>,
+  c: Context,
+  out: Float32Array,
+  alphas?: Float64Array[],
+): void {
   const P = poolsOf(heads)
   const N = heads.n
   const K = N * P
@@ -155,15 +167,25 @@ export function poolAll(heads: Heads, t: Pick<SentimentModel, 'vectors' | 'scale
       offs[k] = off
       let mx = -Infinity
       for (let i = 0; i < n; i++) {
-        if ((which === 1 && c.neg[i]) || (which === 2 && !c.neg[i])) { alpha[i] = -Infinity; continue }
+        if ((which === 1 && c.neg[i]) || (which === 2 && !c.neg[i])) {
+          alpha[i] = -Infinity
+          continue
+        }
         const sc = scores[h * n + i] + hw[wd + c.bucket[i]] + hw[wn] * c.neg[i] + hw[wn + 1] * c.rate[i] + hw[wn + 2] * Math.abs(c.rate[i])
         alpha[i] = sc
         if (sc > mx) mx = sc
       }
       for (let j = 0; j < HEAD_OUT; j++) out[off + j] = 0
-      if (mx === -Infinity) { alpha.fill(0, 0, n); continue }
+      if (mx === -Infinity) {
+        alpha.fill(0, 0, n)
+        continue
+      }
       let z = 0
-      for (let i = 0; i < n; i++) { const e = alpha[i] === -Infinity ? 0 : Math.exp(alpha[i] - mx); alpha[i] = e; z += e }
+      for (let i = 0; i < n; i++) {
+        const e = alpha[i] === -Infinity ? 0 : Math.exp(alpha[i] - mx)
+        alpha[i] = e
+        z += e
+      }
       for (let i = 0; i < n; i++) alpha[i] /= z
     }
   }
@@ -172,10 +194,17 @@ export function poolAll(heads: Heads, t: Pick<SentimentModel, 'vectors' | 'scale
     const r = c.rows[i]
     const o = r * DIMS
     let live = 0
-    for (let k = 0; k < K; k++) { const a = al[k][i]; as[k] = a ? a * scale[r] : 0; if (a) live++ }
+    for (let k = 0; k < K; k++) {
+      const a = al[k][i]
+      as[k] = a ? a * scale[r] : 0
+      if (a) live++
+    }
     if (!live) continue
     if (K === 2 && live === 2) {
-      const o0 = offs[0], o1 = offs[1], a0 = as[0], a1 = as[1]
+      const o0 = offs[0],
+        o1 = offs[1],
+        a0 = as[0],
+        a1 = as[1]
       for (let j = 0; j < DIMS; j++) {
         const v = vectors[o + j]
         out[o0 + j] += a0 * v
@@ -184,7 +213,8 @@ export function poolAll(heads: Heads, t: Pick<SentimentModel, 'vectors' | 'scale
     } else {
       for (let k = 0; k < K; k++) {
         if (!al[k][i]) continue
-        const off = offs[k], a = as[k]
+        const off = offs[k],
+          a = as[k]
         for (let j = 0; j < DIMS; j++) out[off + j] += a * vectors[o + j]
       }
     }
@@ -257,9 +287,10 @@ export function encodeSentimentModel(m: SentimentModel, words: Uint32Array, rowO
 
 export function loadSentimentModel(path: string | URL): SentimentModel {
   const { header, take } = readModelFile<Header>(path)
-  const heads: Heads | undefined = header.format === 'tea-sentiment-4' && header.heads
-    ? { n: header.heads, w: new Float32Array(0), mask: !!header.mask, negpool: !!header.negpool }
-    : undefined
+  const heads: Heads | undefined =
+    header.format === 'tea-sentiment-4' && header.heads
+      ? { n: header.heads, w: new Float32Array(0), mask: !!header.mask, negpool: !!header.negpool }
+      : undefined
   const I = inputsOf({ heads })
   if ((header.format !== 'tea-sentiment-3' && header.format !== 'tea-sentiment-4') || header.dims !== DIMS || header.inputs !== I) {
     throw new Error(`sentiment: model file ${String(path)} has format "${header.format}" that this code does not read`)
@@ -281,10 +312,38 @@ export function loadSentimentModel(path: string | URL): SentimentModel {
   }
   const lexicon = new Map<number, number>()
   lexH.forEach((k, i) => lexicon.set(k, lexV[i]))
-  return { rows: buildClusterIndex(words, rowOf), vectors, scale, lexicon, hidden: H, w1, b1, w2, b2, heads, layer: new HiddenLayer(w1, b1, H, I) }
+  return {
+    rows: buildClusterIndex(words, rowOf),
+    vectors,
+    scale,
+    lexicon,
+    hidden: H,
+    w1,
+    b1,
+    w2,
+    b2,
+    heads,
+    layer: new HiddenLayer(w1, b1, H, I),
+  }
 }
 
-const NEGATORS = ['not', "n't", '’t', 'no', 'never', 'neither', 'nor', 'without', 'hardly', 'barely', 'nobody', 'nothing', 'cannot', 'lack', 'lacks']
+const NEGATORS = [
+  'not',
+  "n't",
+  '’t',
+  'no',
+  'never',
+  'neither',
+  'nor',
+  'without',
+  'hardly',
+  'barely',
+  'nobody',
+  'nothing',
+  'cannot',
+  'lack',
+  'lacks',
+]
 const SCOPE_END = ['.', ',', ';', ':', '!', '?', 'but', 'however', 'although', 'though']
 const NEGATOR_H = new Set(NEGATORS.map((w) => fnv(w)))
 const SCOPE_END_H = new Set(SCOPE_END.map((w) => fnv(w)))
@@ -311,7 +370,15 @@ const alphas: Float64Array[] = []
  * of negators and the target's relative position. `words` are lower-cased token hashes
  * (relations.ts `wordHashes`).
  */
-export function sentimentInput(m: Pick<SentimentModel, 'rows' | 'vectors' | 'scale' | 'lexicon' | 'heads'>, doc: Tokenized, words: Uint32Array, targets: Span[], sent: number, out = new Float32Array(inputsOf(m)), ctx?: Context): Float32Array {
+export function sentimentInput(
+  m: Pick<SentimentModel, 'rows' | 'vectors' | 'scale' | 'lexicon' | 'heads'>,
+  doc: Tokenized,
+  words: Uint32Array,
+  targets: Span[],
+  sent: number,
+  out = new Float32Array(inputsOf(m)),
+  ctx?: Context,
+): Float32Array {
   out.fill(0)
   // The context words the heads attend to (collected only for a model with heads, or when asked).
   const c = ctx ?? (m.heads ? context : undefined)
@@ -329,14 +396,22 @@ export function sentimentInput(m: Pick<SentimentModel, 'rows' | 'vectors' | 'sca
   for (let i = s.first; i < s.last; i++) {
     const w = words[i]
     if (SCOPE_END_H.has(w)) negated = false
-    if (NEGATOR_H.has(w)) { negated = true; negs++ }
+    if (NEGATOR_H.has(w)) {
+      negated = true
+      negs++
+    }
     let inside = false
     let d = Infinity
     let side = 0
     for (const t of targets) {
       if (i >= t.first && i < t.last) inside = true
-      else if (i < t.first && t.first - i < d) { d = t.first - i; side = 0 }
-      else if (i >= t.last && i - t.last + 1 < d) { d = i - t.last + 1; side = 1 }
+      else if (i < t.first && t.first - i < d) {
+        d = t.first - i
+        side = 0
+      } else if (i >= t.last && i - t.last + 1 < d) {
+        d = i - t.last + 1
+        side = 1
+      }
     }
     const v = inside ? undefined : m.lexicon.get(w)
     if (v !== undefined) {
@@ -349,11 +424,22 @@ export function sentimentInput(m: Pick<SentimentModel, 'rows' | 'vectors' | 'sca
     const o = r * DIMS
     const sc = m.scale[r]
     for (let j = 0; j < DIMS; j++) tmp[j] = sc * m.vectors[o + j]
-    if (inside) { addTo(out, B.target, tmp, 1); wsum[B.target]++; continue }
+    if (inside) {
+      addTo(out, B.target, tmp, 1)
+      wsum[B.target]++
+      continue
+    }
     if (c) pushContext(c, r, Math.min(d, DIST_BUCKETS) - 1 + side * DIST_BUCKETS, negated, v ? ((negated ? -1 : 1) * v) / 5 : 0)
-    if (v) { addTo(out, B.valence, tmp, ((negated ? -1 : 1) * v) / 5); wsum[B.valence]++ }
+    if (v) {
+      addTo(out, B.valence, tmp, ((negated ? -1 : 1) * v) / 5)
+      wsum[B.valence]++
+    }
     // A word inside a negation scope counts only there: "was not corrupt" is not "was corrupt".
-    if (negated) { addTo(out, B.negated, tmp, 1); wsum[B.negated]++; continue }
+    if (negated) {
+      addTo(out, B.negated, tmp, 1)
+      wsum[B.negated]++
+      continue
+    }
     // The blocks of a word that is neither a target's nor negated, in one pass over its vector:
     // each element gets the same updates as in one pass per block, so the sums are the same.
     const near = d <= WINDOW ? (side === 0 ? B.left : B.right) : -1

@@ -131,13 +131,21 @@ export function decode(
       let hist = -1
       if (h) {
         let best = 0
-        for (let k = 0; k < h.length; k++) if (h[k] > best) { best = h[k]; hist = k }
+        for (let k = 0; k < h.length; k++)
+          if (h[k] > best) {
+            best = h[k]
+            hist = k
+          }
       }
       let runHist = -1
       const rh = info.runHash[i] ? runHistory.get(info.runHash[i]) : undefined
       if (rh) {
         let best = 0
-        for (let k = 0; k < rh.length; k++) if (rh[k] > best) { best = rh[k]; runHist = k }
+        for (let k = 0; k < rh.length; k++)
+          if (rh[k] > best) {
+            best = rh[k]
+            runHist = k
+          }
       }
       dynamicFeatures(p1, p2, info.hShape[i], hist, runHist, dyn)
       const allowed = ALLOWED_TAGS[(p1 + 1) * 2 + (i === s.last - 1 ? 1 : 0)]
@@ -147,7 +155,11 @@ export function decode(
       let second = -Infinity
       for (let k = 0; k < allowed.length; k++) {
         const t = allowed[k]
-        if (scores[t] > bestScore) { second = bestScore; bestScore = scores[t]; bestTag = t } else if (scores[t] > second) second = scores[t]
+        if (scores[t] > bestScore) {
+          second = bestScore
+          bestScore = scores[t]
+          bestTag = t
+        } else if (scores[t] > second) second = scores[t]
       }
       // How far the decision was from its runner-up: what entity confidence is built from.
       if (margins) margins[i] = second === -Infinity ? 0 : bestScore - second
@@ -215,7 +227,10 @@ export function modelScorer(model: TaggerModel, doc: Tokenized, info: DocInfo): 
       let h = f & mask
       for (;;) {
         const key = slots[2 * h]
-        if (key === f) { rows[n++] = slots[2 * h + 1]; break }
+        if (key === f) {
+          rows[n++] = slots[2 * h + 1]
+          break
+        }
         if (key === 0) break
         h = (h + 1) & mask
       }
@@ -225,7 +240,17 @@ export function modelScorer(model: TaggerModel, doc: Tokenized, info: DocInfo): 
       // Outside an entity (most scored tokens), O and every B and U: the eleven sums in
       // registers rather than loaded and stored for every row, each still taking the rows in
       // feature order, so every score is the same double.
-      let o = 0, b0 = 0, u0 = 0, b1 = 0, u1 = 0, b2 = 0, u2 = 0, b3 = 0, u3 = 0, b4 = 0, u4 = 0
+      let o = 0,
+        b0 = 0,
+        u0 = 0,
+        b1 = 0,
+        u1 = 0,
+        b2 = 0,
+        u2 = 0,
+        b3 = 0,
+        u3 = 0,
+        b4 = 0,
+        u4 = 0
       for (let k = 0; k < n; k++) {
         const base = rows[k] * OUTSIDE
         o += outside[base]
@@ -241,8 +266,16 @@ export function modelScorer(model: TaggerModel, doc: Tokenized, info: DocInfo): 
         u4 += outside[base + 10]
       }
       scores[0] = o
-      scores[1] = b0; scores[4] = u0; scores[5] = b1; scores[8] = u1; scores[9] = b2
-      scores[12] = u2; scores[13] = b3; scores[16] = u3; scores[17] = b4; scores[20] = u4
+      scores[1] = b0
+      scores[4] = u0
+      scores[5] = b1
+      scores[8] = u1
+      scores[9] = b2
+      scores[12] = u2
+      scores[13] = b3
+      scores[16] = u3
+      scores[17] = b4
+      scores[20] = u4
       return
     }
     for (let k = 0; k < n; k++) {
@@ -290,7 +323,13 @@ export interface ClusterTableArrays {
   codes: Uint16Array
 }
 
-export function encodeTagger(features: Int32Array, weights: Float32Array, gazetteer: Gazetteer, skip: Set<number>, clusters: ClusterTableArrays): Buffer {
+export function encodeTagger(
+  features: Int32Array,
+  weights: Float32Array,
+  gazetteer: Gazetteer,
+  skip: Set<number>,
+  clusters: ClusterTableArrays,
+): Buffer {
   let max = 0
   for (const w of weights) max = Math.max(max, Math.abs(w))
   const scale = max > 0 ? max / 32767 : 1
@@ -298,9 +337,20 @@ export function encodeTagger(features: Int32Array, weights: Float32Array, gazett
   for (let k = 0; k < weights.length; k++) q[k] = Math.round(weights[k] / scale)
   const gz = new Uint32Array(gazetteer.size * 2)
   let k = 0
-  for (const [h, bits] of gazetteer) { gz[k++] = h; gz[k++] = bits }
+  for (const [h, bits] of gazetteer) {
+    gz[k++] = h
+    gz[k++] = bits
+  }
   const sk = Uint32Array.from([...skip].sort((a, b) => a - b))
-  const header: Header = { format: 'tea-tagger-3', tags: TAGS, scale, features: features.length, gazetteer: gazetteer.size, skip: sk.length, clusters: clusters.words.length }
+  const header: Header = {
+    format: 'tea-tagger-3',
+    tags: TAGS,
+    scale,
+    features: features.length,
+    gazetteer: gazetteer.size,
+    skip: sk.length,
+    clusters: clusters.words.length,
+  }
   return encodeModelFile(header, [features, q, gz, sk, clusters.words, clusters.codes])
 }
 
@@ -317,6 +367,9 @@ export function loadTagger(path: string | URL): TaggerModel {
   const cc = new Uint16Array(take(header.clusters * 2))
   const phrases = new Int32Array(header.gazetteer)
   const classes = new Int32Array(header.gazetteer)
-  for (let k = 0; k < header.gazetteer; k++) { phrases[k] = gz[2 * k]; classes[k] = gz[2 * k + 1] }
+  for (let k = 0; k < header.gazetteer; k++) {
+    phrases[k] = gz[2 * k]
+    classes[k] = gz[2 * k + 1]
+  }
   return buildModel(features, q, new IdIntMap(phrases, classes), new IdIndex(sk), buildClusterIndex(cw, cc), header.scale)
 }

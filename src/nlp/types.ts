@@ -90,7 +90,8 @@ export const MAX_ENTITIES_PER_TYPE = 100
 /** The engine's model and version (`meta.model`), as models/meta.json names it; part of every
  * cache key, so an upgraded model never answers with a result of the one before. Reading it
  * loads no model. */
-export const MODEL_NAME: string = (JSON.parse(readFileSync(new URL('../../models/meta.json', import.meta.url), 'utf8')) as { name: string }).name
+export const MODEL_NAME: string = (JSON.parse(readFileSync(new URL('../../models/meta.json', import.meta.url), 'utf8')) as { name: string })
+  .name
 
 /** Languages `analyze` accepts (ISO 639-1). The service rejects others before counting them. */
 export const SUPPORTED_LANGUAGES: readonly string[] = Object.freeze(['en'])

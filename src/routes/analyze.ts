@@ -46,7 +46,12 @@ export function analyzeText(app: FastifyInstance): OperationHandler<'analyzeText
     if (request.raw.socket?.destroyed) onClose()
     try {
       const { analysis, cached, entry } = await analyzeForAccount(app.ctx, request.account!, body, client)
-      const meta = { model: analysis.model, language: analysis.language, processingMs: Math.round((performance.now() - started) * 100) / 100, cached }
+      const meta = {
+        model: analysis.model,
+        language: analysis.language,
+        processingMs: Math.round((performance.now() - started) * 100) / 100,
+        cached,
+      }
       // JSON text of the AnalyzeResult schema (test/contract checks it); Fastify sends a string as it is.
       reply.type('application/json; charset=utf-8')
       return analyzeResponseBody(analysis, body, meta, entry) as JsonText<components['schemas']['AnalyzeResult']>

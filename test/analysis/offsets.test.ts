@@ -38,7 +38,9 @@ t.test('known texts', async (t) => {
 
 // Random texts of the characters that break offset arithmetic, mixed with plain words.
 const word = fc.constantFrom('Tim', 'Cook', 'Apple', 'Berlin', 'a', 'the', '.', ',')
-const unicodeText = fc.array(fc.oneof(trickyPiece, word, fc.string({ unit: 'grapheme', maxLength: 4 })), { maxLength: 40 }).map((parts) => parts.join(''))
+const unicodeText = fc
+  .array(fc.oneof(trickyPiece, word, fc.string({ unit: 'grapheme', maxLength: 4 })), { maxLength: 40 })
+  .map((parts) => parts.join(''))
 
 t.test('property: slicing at converted offsets gives the same text in every encoding', async (t) => {
   fc.assert(
@@ -50,7 +52,11 @@ t.test('property: slicing at converted offsets gives the same text in every enco
       for (const encoding of ENCODINGS) {
         const at = offsetConverter(text, encoding)
         if (sliceIn(text, encoding, at(a), at(b)) !== text.slice(a, b)) return false
-        if (at(text.length) !== (encoding === 'utf8' ? Buffer.byteLength(text) : encoding === 'codepoint' ? Array.from(text).length : text.length)) return false
+        if (
+          at(text.length) !==
+          (encoding === 'utf8' ? Buffer.byteLength(text) : encoding === 'codepoint' ? Array.from(text).length : text.length)
+        )
+          return false
       }
       return true
     }),

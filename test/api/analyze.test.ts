@@ -17,7 +17,10 @@ for (const driver of DRIVERS) {
     t.equal(body.meta.language, 'en')
     t.match(body.meta.model, /^tea-extract-\d+\.\d+\.\d+$/)
     t.ok(body.meta.processingMs >= 0)
-    t.ok(body.entities.persons.some((p: string) => /Cook/.test(p)), 'finds the person')
+    t.ok(
+      body.entities.persons.some((p: string) => /Cook/.test(p)),
+      'finds the person',
+    )
     t.ok(body.entities.locations.includes('Cupertino') || body.entities.locations.includes('California'), 'finds a location')
     const names = new Set(Object.values(body.entities).flat())
     for (const r of body.relations) {
@@ -71,7 +74,11 @@ t.test('the cache is per account and per languageHint', async (t) => {
     h.app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload })
   t.equal((await send(a.token, { text: englishText(3) })).json().meta.cached, false)
   t.equal((await send(b.token, { text: englishText(3) })).json().meta.cached, false, 'another account does not see the entry')
-  t.equal((await send(a.token, { text: englishText(3), options: { languageHint: 'en' } })).json().meta.cached, false, 'a hint changes the key')
+  t.equal(
+    (await send(a.token, { text: englishText(3), options: { languageHint: 'en' } })).json().meta.cached,
+    false,
+    'a hint changes the key',
+  )
   t.equal((await send(a.token, { text: englishText(3), options: { languageHint: 'en' } })).json().meta.cached, true)
 })
 
@@ -79,7 +86,12 @@ t.test('languageHint overrides detection; other languages are 400 and not counte
   const h = await buildTestApp(t)
   const { token } = await h.account('free')
   const auth = { authorization: `Bearer ${token}` }
-  const de = await h.app.inject({ method: 'POST', url: '/v1/analyze', headers: auth, payload: { text: englishText(4), options: { languageHint: 'de' } } })
+  const de = await h.app.inject({
+    method: 'POST',
+    url: '/v1/analyze',
+    headers: auth,
+    payload: { text: englishText(4), options: { languageHint: 'de' } },
+  })
   t.equal(de.statusCode, 400)
   t.same(de.json(), { error: 'Bad Request', code: 'UNSUPPORTED_LANGUAGE', message: 'Language "de" is not supported (supported: en)' })
   const german =
@@ -91,7 +103,12 @@ t.test('languageHint overrides detection; other languages are 400 and not counte
   t.match(detected.json().message, /^Language "de" is not supported/)
   const quota = (await h.app.inject({ url: '/v1/quota', headers: auth })).json()
   t.equal(quota.daily.used, 0, 'unsupported languages are not counted')
-  const en = await h.app.inject({ method: 'POST', url: '/v1/analyze', headers: auth, payload: { text: englishText(4), options: { languageHint: 'en' } } })
+  const en = await h.app.inject({
+    method: 'POST',
+    url: '/v1/analyze',
+    headers: auth,
+    payload: { text: englishText(4), options: { languageHint: 'en' } },
+  })
   t.equal(en.json().meta.language, 'en')
 })
 
@@ -128,12 +145,24 @@ t.test('text with a lone surrogate or without any letter or digit is 400 INVALID
   const text = englishText(5)
   const cases = [
     // JSON escapes: a JSON text can carry a lone surrogate that no UTF-8 byte sequence can.
-    { name: 'lone high surrogate at the end', payload: JSON.stringify({ text }).replace(/"}$/, '\\ud800"}'), message: /lone UTF-16 surrogate \(\\uD800 at UTF-16 offset \d+\)/ },
+    {
+      name: 'lone high surrogate at the end',
+      payload: JSON.stringify({ text }).replace(/"}$/, '\\ud800"}'),
+      message: /lone UTF-16 surrogate \(\\uD800 at UTF-16 offset \d+\)/,
+    },
     { name: 'lone low surrogate', payload: JSON.stringify({ text }).replace(/"}$/, '\\udfff"}'), message: /\\uDFFF/ },
-    { name: 'high surrogate before a letter', payload: JSON.stringify({ text: 'x' + text }).replace('"x', '"\\udbffx'), message: /\\uDBFF at UTF-16 offset 0/ },
+    {
+      name: 'high surrogate before a letter',
+      payload: JSON.stringify({ text: 'x' + text }).replace('"x', '"\\udbffx'),
+      message: /\\uDBFF at UTF-16 offset 0/,
+    },
     { name: '300 spaces', payload: JSON.stringify({ text: ' '.repeat(300) }), message: /no letter or digit/ },
     { name: '300 zero-width spaces', payload: JSON.stringify({ text: '\u200b'.repeat(300) }), message: /no letter or digit/ },
-    { name: 'punctuation and emoji only', payload: JSON.stringify({ text: '!?.,😀 '.repeat(50), options: { languageHint: 'en' } }), message: /no letter or digit/ },
+    {
+      name: 'punctuation and emoji only',
+      payload: JSON.stringify({ text: '!?.,😀 '.repeat(50), options: { languageHint: 'en' } }),
+      message: /no letter or digit/,
+    },
   ]
   for (const c of cases) {
     const res = await h.app.inject({ method: 'POST', url: '/v1/analyze', headers: auth, payload: c.payload })
@@ -143,13 +172,23 @@ t.test('text with a lone surrogate or without any letter or digit is 400 INVALID
     t.match(res.json().message, c.message, c.name)
   }
   // A U+FFFD itself is a character: the text it ends is analysed like any other.
-  const replacement = await h.app.inject({ method: 'POST', url: '/v1/analyze', headers: auth, payload: JSON.stringify({ text: text + '\ufffd' }) })
+  const replacement = await h.app.inject({
+    method: 'POST',
+    url: '/v1/analyze',
+    headers: auth,
+    payload: JSON.stringify({ text: text + '\ufffd' }),
+  })
   t.equal(replacement.statusCode, 200)
   const paired = await h.app.inject({ method: 'POST', url: '/v1/analyze', headers: auth, payload: JSON.stringify({ text: text + '😀' }) })
   t.equal(paired.statusCode, 200, 'a surrogate pair is fine')
   t.equal(paired.json().meta.cached, false, 'and has its own cache entry')
   const quota = (await h.app.inject({ url: '/v1/quota', headers: auth })).json()
   t.equal(quota.daily.used, 2, 'only the two well-formed texts were counted')
-  const unauthenticated = await h.app.inject({ method: 'POST', url: '/v1/analyze', headers: { 'content-type': 'application/json' }, payload: cases[3].payload })
+  const unauthenticated = await h.app.inject({
+    method: 'POST',
+    url: '/v1/analyze',
+    headers: { 'content-type': 'application/json' },
+    payload: cases[3].payload,
+  })
   t.equal(unauthenticated.statusCode, 401, '401 comes first')
 })

@@ -10,7 +10,12 @@ for (const driver of DRIVERS) {
     const b = await buildTestApp(t, { database, clock, config: { cacheMaxBytes: 0 } })
     const { token } = await a.account('pro')
     const send = (h: typeof a) =>
-      h.app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload: { text: englishText(11) } })
+      h.app.inject({
+        method: 'POST',
+        url: '/v1/analyze',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { text: englishText(11) },
+      })
 
     t.equal((await send(a)).json().meta.cached, false)
     t.equal((await send(b)).json().meta.cached, true, 'a second app on the same database hits')
@@ -26,7 +31,8 @@ for (const driver of DRIVERS) {
     const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { key: string; payload: string }[]
     t.equal(list.length, 1)
     const stored = JSON.stringify(list)
-    for (const fragment of ['Tim Cook', 'Cupertino', 'Apple', 'chief executive']) t.notOk(stored.includes(fragment), `"${fragment}" is not stored readably`)
+    for (const fragment of ['Tim Cook', 'Cupertino', 'Apple', 'chief executive'])
+      t.notOk(stored.includes(fragment), `"${fragment}" is not stored readably`)
     t.notOk(Buffer.from(list[0].payload, 'base64').toString('latin1').includes('Cupertino'), 'the payload is encrypted')
 
     clock.advance(25 * 3600 * 1000)
@@ -40,7 +46,12 @@ for (const driver of DRIVERS) {
     newer.app.ctx.model = `${older.app.ctx.model}-next`
     const { token } = await older.account('pro')
     const send = (h: typeof older) =>
-      h.app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload: { text: englishText(12) } })
+      h.app.inject({
+        method: 'POST',
+        url: '/v1/analyze',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { text: englishText(12) },
+      })
 
     t.equal((await send(older)).json().meta.cached, false)
     t.equal((await send(newer)).json().meta.cached, false, "the other model's result is not served")
@@ -68,8 +79,18 @@ t.test('tokens and submitted text never reach the logs', async (t) => {
   const h = await buildTestApp(t, { database })
   const { token } = await h.account('free')
   const text = englishText(12).replace('Tim Cook', 'Zebulon Quartermain')
-  await app.inject({ method: 'POST', url: '/v1/analyze?debug=1', headers: { authorization: `Bearer ${token}`, cookie: 'sid=s3cret' }, payload: { text } })
-  await app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload: '{"text": "Zebulon Quartermain broken' })
+  await app.inject({
+    method: 'POST',
+    url: '/v1/analyze?debug=1',
+    headers: { authorization: `Bearer ${token}`, cookie: 'sid=s3cret' },
+    payload: { text },
+  })
+  await app.inject({
+    method: 'POST',
+    url: '/v1/analyze',
+    headers: { authorization: `Bearer ${token}` },
+    payload: '{"text": "Zebulon Quartermain broken',
+  })
   await app.inject({ method: 'GET', url: '/v1/quota', headers: { authorization: token } })
   const log = lines.join('')
   t.ok(log.length > 0, 'something was logged')
@@ -85,7 +106,12 @@ t.test('a cache hit answers the same body as the analysis it came from, for ever
   const { token } = await h.account('pro')
   const text = englishText(13)
   const send = (options?: Record<string, unknown>) =>
-    h.app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload: options ? { text, options } : { text } })
+    h.app.inject({
+      method: 'POST',
+      url: '/v1/analyze',
+      headers: { authorization: `Bearer ${token}` },
+      payload: options ? { text, options } : { text },
+    })
   const first = await send()
   t.equal(first.statusCode, 200)
   t.match(first.headers['content-type'], /^application\/json; charset=utf-8$/)
@@ -99,17 +125,28 @@ t.test('a cache hit answers the same body as the analysis it came from, for ever
     t.match(hit.headers['content-type'], /^application\/json; charset=utf-8$/)
     const body = hit.json()
     t.equal(body.meta.cached, true)
-    t.same({ entities: body.entities, relations: body.relations }, { entities: fresh.entities, relations: fresh.relations }, `hit ${round + 1}: same entities and relations`)
+    t.same(
+      { entities: body.entities, relations: body.relations },
+      { entities: fresh.entities, relations: fresh.relations },
+      `hit ${round + 1}: same entities and relations`,
+    )
     t.same(Object.keys(body), ['entities', 'relations', 'meta'])
     t.same(Object.keys(body.meta), ['model', 'language', 'processingMs', 'cached'])
   }
   const trimmed = (await send({ maxEntitiesPerType: 1, includeEvidence: false })).json()
   t.equal(trimmed.meta.cached, true)
   t.same(trimmed.entities.locations, fresh.entities.locations.slice(0, 1), 'options still apply to a hit')
-  t.ok(trimmed.relations.every((r: Record<string, unknown>) => !('evidence' in r)), 'no evidence when it was turned off')
+  t.ok(
+    trimmed.relations.every((r: Record<string, unknown>) => !('evidence' in r)),
+    'no evidence when it was turned off',
+  )
   const again = (await send()).json()
   t.same(again.relations, fresh.relations, 'and a default request after it is not affected by them')
-  t.equal((await send({ maxEntitiesPerType: 50, includeEvidence: true })).json().relations.length, fresh.relations.length, 'explicit defaults equal the defaults')
+  t.equal(
+    (await send({ maxEntitiesPerType: 50, includeEvidence: true })).json().relations.length,
+    fresh.relations.length,
+    'explicit defaults equal the defaults',
+  )
   const detailed = (await send({ include: ['mentions'] })).json()
   t.same(Object.keys(detailed), ['entities', 'relations', 'entityDetails', 'meta'], 'the kept default text is not the detailed answer')
   t.same(detailed.entities, fresh.entities)

@@ -37,18 +37,35 @@ t.test('connection-level client errors answer in the documented shape with a req
   await app.listen({ port: 0, host: '127.0.0.1' })
   const port = (app.server.address() as { port: number }).port
   const cases = [
-    { name: 'headers over 16 KiB', bytes: `GET /v1/quota HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, status: 431, code: 'HEADERS_TOO_LARGE' },
+    {
+      name: 'headers over 16 KiB',
+      bytes: `GET /v1/quota HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      status: 431,
+      code: 'HEADERS_TOO_LARGE',
+    },
     { name: 'malformed request line', bytes: 'GARBAGE\r\n\r\n', status: 400, code: 'MALFORMED_REQUEST', message: /request line/ },
     { name: 'unknown HTTP version', bytes: 'GET /v1/quota HTTP/9.9\r\nHost: x\r\n\r\n', status: 400, code: 'MALFORMED_REQUEST' },
     {
       name: 'Content-Length and Transfer-Encoding together',
-      bytes: 'POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      bytes:
+        'POST /v1/analyze HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
       status: 400,
       code: 'MALFORMED_REQUEST',
       message: /Content-Length and Transfer-Encoding/,
     },
-    { name: 'control character in a header value', bytes: 'GET /v1/quota HTTP/1.1\r\nHost: x\r\nX-Bad: a\x01b\r\n\r\n', status: 400, code: 'MALFORMED_REQUEST', message: /character/ },
-    { name: 'space in a header name', bytes: 'GET /v1/quota HTTP/1.1\r\nHost: x\r\nBad Name: a\r\n\r\n', status: 400, code: 'MALFORMED_REQUEST' },
+    {
+      name: 'control character in a header value',
+      bytes: 'GET /v1/quota HTTP/1.1\r\nHost: x\r\nX-Bad: a\x01b\r\n\r\n',
+      status: 400,
+      code: 'MALFORMED_REQUEST',
+      message: /character/,
+    },
+    {
+      name: 'space in a header name',
+      bytes: 'GET /v1/quota HTTP/1.1\r\nHost: x\r\nBad Name: a\r\n\r\n',
+      status: 400,
+      code: 'MALFORMED_REQUEST',
+    },
   ]
   for (const c of cases) {
     const res = await raw(port, c.bytes)

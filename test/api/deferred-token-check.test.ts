@@ -9,7 +9,12 @@ import { changePlan } from '../../src/domain/billing.ts'
 
 type Harness = Awaited<ReturnType<typeof buildTestApp>>
 const post = (h: Harness, token: string, payload: unknown, headers: Record<string, string> = {}) =>
-  h.app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}`, ...headers }, payload: payload as object })
+  h.app.inject({
+    method: 'POST',
+    url: '/v1/analyze',
+    headers: { authorization: `Bearer ${token}`, ...headers },
+    payload: payload as object,
+  })
 
 for (const driver of DRIVERS) {
   t.test(`a known token is checked by the reservation itself (${driver})`, async (t) => {
@@ -86,8 +91,14 @@ for (const driver of DRIVERS) {
       t.equal((await post(h, fullToken, { text: englishText(5) })).statusCode, 200)
       for (let i = 0; i < 99; i++) await h.repos.usage.reserve(full.id, '2026-11-22', 100)
       const results = await Promise.all(Array.from({ length: 5 }, () => post(h, fullToken, { text: englishText(5) })))
-      t.same(results.map((r) => r.statusCode), [429, 429, 429, 429, 429])
-      t.same(results.map((r) => r.headers['x-ratelimit-remaining']), ['0', '0', '0', '0', '0'])
+      t.same(
+        results.map((r) => r.statusCode),
+        [429, 429, 429, 429, 429],
+      )
+      t.same(
+        results.map((r) => r.headers['x-ratelimit-remaining']),
+        ['0', '0', '0', '0', '0'],
+      )
       t.equal(await h.repos.usage.usedOn(full.id, '2026-11-22'), 100)
     })
   })

@@ -60,7 +60,8 @@ t.test('/v1, /docs and the rest carry X-Content-Type-Options: nosniff', async (t
     'GET /docs/json': await h.app.inject({ url: '/docs/json' }),
     'GET /healthz': await h.app.inject({ url: '/healthz' }),
   }
-  for (const [name, res] of Object.entries(responses)) t.equal(res.headers['x-content-type-options'], 'nosniff', `${name} (${res.statusCode})`)
+  for (const [name, res] of Object.entries(responses))
+    t.equal(res.headers['x-content-type-options'], 'nosniff', `${name} (${res.statusCode})`)
 })
 
 t.test('a database error is logged without its statement values (emails, token hashes)', async (t) => {
@@ -97,7 +98,10 @@ t.test('a database error is logged without its statement values (emails, token h
 
   const errors = lines.filter((l) => /"err"/.test(l))
   t.ok(errors.length >= 2, 'both failures were logged with their error')
-  t.ok(errors.some((l) => l.includes('Failed query')), 'the failed statement is named')
+  t.ok(
+    errors.some((l) => l.includes('Failed query')),
+    'the failed statement is named',
+  )
   const logged = lines.join('')
   t.notOk(logged.includes(hashToken(token)), 'no token hash')
   t.notOk(logged.includes('someone@example.com'), 'no email')

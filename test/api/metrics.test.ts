@@ -28,6 +28,7 @@ t.test('requests are counted once each, by route pattern (never the raw URL), me
   const counts = series('http_request_duration_seconds_count')
   t.same(counts, requests, 'one latency observation per request')
   const sums = series('http_request_duration_seconds_sum')
-  for (const [labels, sum] of Object.entries(sums)) t.ok(sum > 0 && sum < 60, `latency sum of ${labels} is a plausible number of seconds (${sum})`)
+  for (const [labels, sum] of Object.entries(sums))
+    t.ok(sum > 0 && sum < 60, `latency sum of ${labels} is a plausible number of seconds (${sum})`)
   t.notMatch(text, /secret|token=abc|no\/such/, 'no caller input in the metrics')
 })

@@ -52,7 +52,12 @@ for (const driver of DRIVERS) {
     const q = (await quota(h, token)).json()
     t.same(q.daily, { limit: 100, used: 100, remaining: 0 }, 'quota still answers when exhausted; 429s not counted')
 
-    const badWhenFull = await h.app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload: { text: 'short' } })
+    const badWhenFull = await h.app.inject({
+      method: 'POST',
+      url: '/v1/analyze',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { text: 'short' },
+    })
     t.equal(badWhenFull.statusCode, 400, 'invalid input is a 400 even when the quota is spent (400 before 429)')
 
     clock.set('2026-11-23T00:00:00Z')
@@ -108,5 +113,9 @@ t.test('revocation is immediate', async (t) => {
   const { revokeToken } = await import('../../src/domain/tokens.ts')
   await revokeToken({ repos: h.repos, clock: () => new Date(), tokenPrefix: 'tea_live_' }, tokenId)
   t.equal((await quota(h, token)).statusCode, 401)
-  await t.rejects(revokeToken({ repos: h.repos, clock: () => new Date(), tokenPrefix: 'tea_live_' }, tokenId), { code: 'TOKEN_ALREADY_REVOKED' }, 'permanent')
+  await t.rejects(
+    revokeToken({ repos: h.repos, clock: () => new Date(), tokenPrefix: 'tea_live_' }, tokenId),
+    { code: 'TOKEN_ALREADY_REVOKED' },
+    'permanent',
+  )
 })

@@ -59,8 +59,11 @@ async function script(...args: string[]): Promise<{ code: number; stdout: string
   bundled ??= bundleEntry(join(root, 'scripts/admin.ts'), 'admin-test')
   const entry = fileURLToPath(await bundled)
   return new Promise((done) => {
-    execFile(process.execPath, [entry, ...args], { cwd: root, env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' } }, (err, stdout, stderr) =>
-      done({ code: err ? Number((err as { code?: number }).code) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [entry, ...args],
+      { cwd: root, env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' } },
+      (err, stdout, stderr) => done({ code: err ? Number((err as { code?: number }).code) : 0, stdout, stderr }),
     )
   })
 }

@@ -41,7 +41,11 @@ t.test('each error response of each operation lists exactly the codes the server
     }
     // And no status of the catalogue is left undocumented on an operation that can send it.
     const sent = new Set(catalogue.filter(([, c]) => c.operations.includes(op.operationId)).map(([, c]) => String(c.status)))
-    t.same([...sent].filter((s) => !documented.includes(s)), [], `${op.operationId}: every status it can answer is documented`)
+    t.same(
+      [...sent].filter((s) => !documented.includes(s)),
+      [],
+      `${op.operationId}: every status it can answer is documented`,
+    )
   }
 })
 
@@ -59,7 +63,11 @@ t.test('every code the spec names is one the server has; the one never sent is d
     const code = deref('schemas', schema.properties?.code)
     for (const c of code?.enum ?? []) inSpec.add(c)
   }
-  t.same([...inSpec].filter((c) => !(c in ERROR_CODES)), [], 'no code only in the spec')
+  t.same(
+    [...inSpec].filter((c) => !(c in ERROR_CODES)),
+    [],
+    'no code only in the spec',
+  )
   t.same(
     catalogue.filter(([code]) => !inSpec.has(code)).map(([code]) => code),
     ['CLIENT_CLOSED_REQUEST'],
@@ -72,7 +80,8 @@ t.test('5xx answers declare the rate-limit headers they carry after a token chec
     for (const status of ['500', '503']) {
       const response = op.responses[status] && deref('responses', op.responses[status])
       if (!response || op.security?.length === 0) continue
-      for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) t.ok(response.headers?.[h], `${op.operationId} ${status} declares ${h}`)
+      for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'])
+        t.ok(response.headers?.[h], `${op.operationId} ${status} declares ${h}`)
     }
   }
 })

@@ -66,7 +66,10 @@ for (const driver of DRIVERS) {
     await c.signUp('secure@example.com')
     const login = await c.logIn('secure@example.com')
     t.equal(login.status, 303)
-    t.match(login.setCookies.find((s) => s.startsWith('tea_session='))!, /; Secure/)
+    t.match(
+      login.setCookies.find((s) => s.startsWith('tea_session='))!,
+      /; Secure/,
+    )
   })
   t.test(`[${driver}] sign-up rules`, async (t) => {
     const { app, repos } = await buildTestApp(t, { driver })
@@ -92,10 +95,18 @@ for (const driver of DRIVERS) {
     const again = await new DashboardClient(app).signUp('taken@example.com', 'another password entirely')
     const fresh = await new DashboardClient(app).signUp('fresh@example.com', 'another password entirely')
     t.equal(again.status, fresh.status)
-    t.equal(neutral(again.body).replaceAll('taken@example.com', 'E'), neutral(fresh.body).replaceAll('fresh@example.com', 'E'), 'identical pages')
+    t.equal(
+      neutral(again.body).replaceAll('taken@example.com', 'E'),
+      neutral(fresh.body).replaceAll('fresh@example.com', 'E'),
+      'identical pages',
+    )
     const after = (await repos.accounts.findByEmail('taken@example.com'))!
     t.equal(after.passwordHash, before.passwordHash, 'the existing account is untouched')
-    t.equal((await new DashboardClient(app).logIn('taken@example.com', 'another password entirely')).status, 400, 'the second password does not log in')
+    t.equal(
+      (await new DashboardClient(app).logIn('taken@example.com', 'another password entirely')).status,
+      400,
+      'the second password does not log in',
+    )
 
     // Log in: unknown email and wrong password get the same answer.
     const unknown = await new DashboardClient(app).logIn('nobody@example.com', PASSWORD)
@@ -107,7 +118,6 @@ for (const driver of DRIVERS) {
     t.notMatch(unknown.body, /set-cookie|tea_session/)
   })
 }
-
 
 t.test('HTML error pages stay inside /dashboard; the JSON API keeps its own', async (t) => {
   const { app } = await buildTestApp(t)

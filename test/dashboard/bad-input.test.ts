@@ -27,7 +27,11 @@ for (const driver of DRIVERS) {
     const { app } = await buildTestApp(t, { driver, clock: manualClock() })
     const c = new DashboardClient(app)
     await c.newAccount('ids@example.com')
-    for (const id of ['------------------------------------', 'ffffffffffffffffffffffffffffffffffff', 'g0000000-0000-0000-0000-000000000000']) {
+    for (const id of [
+      '------------------------------------',
+      'ffffffffffffffffffffffffffffffffffff',
+      'g0000000-0000-0000-0000-000000000000',
+    ]) {
       t.equal(id.length, 36)
       const confirm = await c.get(`/dashboard/tokens/${id}/revoke`)
       t.equal(confirm.status, 404, `confirm page for ${id}`)
@@ -69,30 +73,34 @@ async function relay(target: URL) {
   }
 }
 
-t.test('while the database does not answer, the dashboard answers 503, not 500', { skip: process.env.TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL' }, async (t) => {
-  const { url, drop } = await freshPostgresUrl()
-  t.teardown(drop)
-  const target = new URL(url)
-  const r = await relay(target)
-  const viaRelay = new URL(url)
-  viaRelay.host = `127.0.0.1:${r.port}`
-  const database = await openDatabase({ databaseUrl: viaRelay.toString(), dataDir: 'unused', maxConnections: 4 })
-  t.teardown(() => database.close())
-  const { app } = await buildTestApp(t, { database, clock: manualClock() })
-  const c = new DashboardClient(app)
-  await c.newAccount('down@example.com')
-  const anonymous = new DashboardClient(app)
-  await anonymous.get('/dashboard/login')
-  await r.cut()
-  for (const [name, call] of [
-    ['overview (session look-up)', () => c.get('/dashboard')],
-    ['tokens page', () => c.get('/dashboard/tokens')],
-    ['login', () => anonymous.post('/dashboard/login', { email: 'down@example.com', password: 'whatever password' })],
-    ['sign-up', () => anonymous.post('/dashboard/signup', { email: 'new@example.com', password: 'whatever password' })],
-  ] as const) {
-    const res = await call()
-    t.equal(res.status, 503, name)
-    t.equal(res.headers['retry-after'], '5', `${name}: Retry-After`)
-    t.match(text(res.body), /cannot reach its database/, name)
-  }
-})
+t.test(
+  'while the database does not answer, the dashboard answers 503, not 500',
+  { skip: process.env.TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL' },
+  async (t) => {
+    const { url, drop } = await freshPostgresUrl()
+    t.teardown(drop)
+    const target = new URL(url)
+    const r = await relay(target)
+    const viaRelay = new URL(url)
+    viaRelay.host = `127.0.0.1:${r.port}`
+    const database = await openDatabase({ databaseUrl: viaRelay.toString(), dataDir: 'unused', maxConnections: 4 })
+    t.teardown(() => database.close())
+    const { app } = await buildTestApp(t, { database, clock: manualClock() })
+    const c = new DashboardClient(app)
+    await c.newAccount('down@example.com')
+    const anonymous = new DashboardClient(app)
+    await anonymous.get('/dashboard/login')
+    await r.cut()
+    for (const [name, call] of [
+      ['overview (session look-up)', () => c.get('/dashboard')],
+      ['tokens page', () => c.get('/dashboard/tokens')],
+      ['login', () => anonymous.post('/dashboard/login', { email: 'down@example.com', password: 'whatever password' })],
+      ['sign-up', () => anonymous.post('/dashboard/signup', { email: 'new@example.com', password: 'whatever password' })],
+    ] as const) {
+      const res = await call()
+      t.equal(res.status, 503, name)
+      t.equal(res.headers['retry-after'], '5', `${name}: Retry-After`)
+      t.match(text(res.body), /cannot reach its database/, name)
+    }
+  },
+)

@@ -10,7 +10,15 @@ import { buildTestApp, englishText, manualClock } from '../helpers/app.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const OUT = 'test-output/dashboard'
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 if (!existsSync(CHROMIUM)) {
   // Not a silent pass: the run shows the test as failed with the reason.
@@ -116,51 +124,57 @@ if (!existsSync(CHROMIUM)) {
       t.equal(((await after.json()) as { code: string }).code, 'INVALID_TOKEN')
     })
 
-    await t.test('spend the free quota, upgrade to starter mid-cycle: the next call succeeds; the ledger shows the proration', async (t) => {
-      await page.getByLabel('Token name').fill('batch job')
-      await page.getByRole('button', { name: 'Create token' }).click()
-      token = await page.getByLabel('New token').inputValue()
+    await t.test(
+      'spend the free quota, upgrade to starter mid-cycle: the next call succeeds; the ledger shows the proration',
+      async (t) => {
+        await page.getByLabel('Token name').fill('batch job')
+        await page.getByRole('button', { name: 'Create token' }).click()
+        token = await page.getByLabel('New token').inputValue()
 
-      // Half-way through the first billing cycle (Nov 22 12:00 → Dec 22 12:00).
-      clock.set('2026-12-07T12:00:00Z')
-      const text = englishText(7)
-      for (let i = 0; i < 100; i++) {
-        const r = await api('/v1/analyze', token, { text })
-        if (r.status !== 200) t.fail(`call ${i + 1} answered ${r.status}`)
-        await r.arrayBuffer()
-      }
-      const spent = await api('/v1/analyze', token, { text })
-      t.equal(spent.status, 429, 'the 101st call of the day is refused')
+        // Half-way through the first billing cycle (Nov 22 12:00 → Dec 22 12:00).
+        clock.set('2026-12-07T12:00:00Z')
+        const text = englishText(7)
+        for (let i = 0; i < 100; i++) {
+          const r = await api('/v1/analyze', token, { text })
+          if (r.status !== 200) t.fail(`call ${i + 1} answered ${r.status}`)
+          await r.arrayBuffer()
+        }
+        const spent = await api('/v1/analyze', token, { text })
+        t.equal(spent.status, 429, 'the 101st call of the day is refused')
 
-      // The session went idle for 15 days: the dashboard asks for a login again.
-      await page.getByRole('link', { name: 'Plan', exact: true }).click()
-      await page.waitForURL('**/dashboard/login')
-      await page.getByLabel('Email').fill(email)
-      await page.getByLabel('Password').fill(password)
-      await page.getByRole('button', { name: 'Log in' }).click()
-      await page.waitForURL(base + '/dashboard')
-      await page.getByRole('link', { name: 'Plan', exact: true }).click()
-      await page.waitForURL('**/dashboard/plan')
-      t.match(await page.locator('dl.stats').first().innerText(), /free[\s\S]*100 of 100/)
-      await shot('06-plan')
-      await page.getByLabel('Plan').selectOption('starter')
-      await page.getByRole('button', { name: 'Preview change' }).click()
-      await page.waitForURL('**/dashboard/plan/change?plan=starter')
-      t.equal(await page.getByTestId('quote-amount').innerText(), '$14.50')
-      t.match(await page.getByTestId('quote').innerText(), /\$14\.50 charged now: \(\$29\.00 − \$0\.00\) × 15 of 30 days left/)
-      await shot('07-plan-preview')
-      t.equal((await api('/v1/analyze', token, { text })).status, 429, 'nothing changes before confirming')
-      await page.getByRole('button', { name: 'Change plan' }).click()
-      await page.waitForURL('**/dashboard/plan?notice=upgrade')
+        // The session went idle for 15 days: the dashboard asks for a login again.
+        await page.getByRole('link', { name: 'Plan', exact: true }).click()
+        await page.waitForURL('**/dashboard/login')
+        await page.getByLabel('Email').fill(email)
+        await page.getByLabel('Password').fill(password)
+        await page.getByRole('button', { name: 'Log in' }).click()
+        await page.waitForURL(base + '/dashboard')
+        await page.getByRole('link', { name: 'Plan', exact: true }).click()
+        await page.waitForURL('**/dashboard/plan')
+        t.match(await page.locator('dl.stats').first().innerText(), /free[\s\S]*100 of 100/)
+        await shot('06-plan')
+        await page.getByLabel('Plan').selectOption('starter')
+        await page.getByRole('button', { name: 'Preview change' }).click()
+        await page.waitForURL('**/dashboard/plan/change?plan=starter')
+        t.equal(await page.getByTestId('quote-amount').innerText(), '$14.50')
+        t.match(await page.getByTestId('quote').innerText(), /\$14\.50 charged now: \(\$29\.00 − \$0\.00\) × 15 of 30 days left/)
+        await shot('07-plan-preview')
+        t.equal((await api('/v1/analyze', token, { text })).status, 429, 'nothing changes before confirming')
+        await page.getByRole('button', { name: 'Change plan' }).click()
+        await page.waitForURL('**/dashboard/plan?notice=upgrade')
 
-      const next = await api('/v1/analyze', token, { text })
-      t.equal(next.status, 200, 'the next API call succeeds at once')
-      t.equal(next.headers.get('x-ratelimit-limit'), '1000')
-      await page.reload()
-      const ledger = page.getByRole('table', { name: 'Every plan change and what it cost' })
-      t.match(await ledger.innerText(), /2026-12-07 12:00 UTC\s+free → starter\s+Upgrade \(prorated\)\s+50\.0% of the cycle left \(2026-11-22 – 2026-12-22\)\s+2026-12-07 12:00 UTC\s+\$14\.50/)
-      await shot('08-plan-upgraded')
-    })
+        const next = await api('/v1/analyze', token, { text })
+        t.equal(next.status, 200, 'the next API call succeeds at once')
+        t.equal(next.headers.get('x-ratelimit-limit'), '1000')
+        await page.reload()
+        const ledger = page.getByRole('table', { name: 'Every plan change and what it cost' })
+        t.match(
+          await ledger.innerText(),
+          /2026-12-07 12:00 UTC\s+free → starter\s+Upgrade \(prorated\)\s+50\.0% of the cycle left \(2026-11-22 – 2026-12-22\)\s+2026-12-07 12:00 UTC\s+\$14\.50/,
+        )
+        await shot('08-plan-upgraded')
+      },
+    )
 
     await t.test("the usage chart shows the day's count", async (t) => {
       await page.getByRole('link', { name: 'Overview', exact: true }).click()
@@ -190,7 +204,18 @@ if (!existsSync(CHROMIUM)) {
           }),
         )
       }
-      const want = ['a Skip to content', 'a Text Entity Analysis', 'a Overview', 'a Tokens', 'a Plan', 'a Playground', 'button Log out', 'field Token name', 'button Create token', 'button Revoke']
+      const want = [
+        'a Skip to content',
+        'a Text Entity Analysis',
+        'a Overview',
+        'a Tokens',
+        'a Plan',
+        'a Playground',
+        'button Log out',
+        'field Token name',
+        'button Create token',
+        'button Revoke',
+      ]
       t.same(seen.slice(0, want.length), want, seen.join(' | '))
       // Skip link works: Enter on it moves focus past the navigation.
       await page.goto(base + '/dashboard/tokens')
@@ -200,7 +225,12 @@ if (!existsSync(CHROMIUM)) {
     })
 
     await t.test('pages fit a phone', async (t) => {
-      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+      const phone = await browser.newContext({
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+      })
       await phone.addCookies((await context.cookies()).filter((c) => c.name === 'tea_session'))
       const p = await phone.newPage()
       for (const [path, name] of [
@@ -220,7 +250,10 @@ if (!existsSync(CHROMIUM)) {
       await page.getByRole('button', { name: 'Log out' }).click()
       await page.waitForURL('**/dashboard/login?notice=logged-out')
       t.match(await page.getByRole('status').innerText(), /You are logged out/)
-      t.notOk((await context.cookies()).some((c) => c.name === 'tea_session'), 'the session cookie is gone')
+      t.notOk(
+        (await context.cookies()).some((c) => c.name === 'tea_session'),
+        'the session cookie is gone',
+      )
       await page.goto(base + '/dashboard/tokens')
       t.equal(new URL(page.url()).pathname, '/dashboard/login')
     })

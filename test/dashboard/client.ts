@@ -51,7 +51,14 @@ export class DashboardClient {
 
   async get(url: string): Promise<Response> {
     const cookie = this.cookieHeader()
-    return this.remember(await this.app.inject({ method: 'GET', url, remoteAddress: this.remoteAddress, headers: { ...this.headers, ...(cookie ? { cookie } : {}) } }))
+    return this.remember(
+      await this.app.inject({
+        method: 'GET',
+        url,
+        remoteAddress: this.remoteAddress,
+        headers: { ...this.headers, ...(cookie ? { cookie } : {}) },
+      }),
+    )
   }
 
   /** POSTs a form; `_csrf` is the last page's token unless the form sets it (null: leave it out). */

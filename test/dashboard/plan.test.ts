@@ -85,7 +85,10 @@ for (const driver of DRIVERS) {
     const page = text((await c.get('/dashboard/plan?notice=upgrade')).body)
     t.match(page, /You are now on the starter plan: 1,000 requests a day, from now on/)
     t.match(page, /Today's usage 101 of 1000/)
-    t.match(page, /2026-11-16 00:00 UTC free → starter Upgrade \(prorated\) 50\.0% of the cycle left \(2026-11-01 – 2026-12-01\) 2026-11-16 00:00 UTC \$14\.50/)
+    t.match(
+      page,
+      /2026-11-16 00:00 UTC free → starter Upgrade \(prorated\) 50\.0% of the cycle left \(2026-11-01 – 2026-12-01\) 2026-11-16 00:00 UTC \$14\.50/,
+    )
     const ledger = await repos.billing.listByAccount(account.id)
     t.equal(ledger.length, 1)
     t.equal(ledger[0].amountCents, 1450)
@@ -119,7 +122,10 @@ for (const driver of DRIVERS) {
     const cancel = await c.get('/dashboard/plan/change?plan=pro')
     t.match(quoteOf(cancel.body), /No charge; the scheduled downgrade is cancelled/)
     t.equal((await c.post('/dashboard/plan/change', { plan: 'pro', quoted: '0' })).location, '/dashboard/plan?notice=downgrade_cancelled')
-    t.match(text((await c.get('/dashboard/plan?notice=downgrade_cancelled')).body), /The scheduled downgrade is cancelled; you stay on the pro plan/)
+    t.match(
+      text((await c.get('/dashboard/plan?notice=downgrade_cancelled')).body),
+      /The scheduled downgrade is cancelled; you stay on the pro plan/,
+    )
 
     await c.get('/dashboard/plan/change?plan=free')
     await c.post('/dashboard/plan/change', { plan: 'free', quoted: '0' })
@@ -182,7 +188,12 @@ for (const driver of DRIVERS) {
     for (let i = 0; i < 100; i++) await repos.usage.reserve(account.id, '2026-10-24', 100) // 29 days ago: the first day shown
     await repos.usage.reserve(account.id, '2026-10-23', 100) // 30 days ago: outside the chart
     for (let i = 0; i < 3; i++) {
-      const r = await app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload: { text: englishText(i) } })
+      const r = await app.inject({
+        method: 'POST',
+        url: '/v1/analyze',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { text: englishText(i) },
+      })
       t.equal(r.statusCode, 200)
     }
     const r = await c.get('/dashboard')

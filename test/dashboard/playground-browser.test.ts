@@ -10,7 +10,15 @@ import { buildTestApp, englishText, manualClock } from '../helpers/app.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const OUT = 'test-output/dashboard'
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 interface ApiAnswer {
   entityDetails: { name: string; type: string; mentions: { text: string; start: number; end: number }[] }[]
@@ -23,7 +31,12 @@ function highlights(page: Page) {
     marks.map((m) => {
       const copy = m.cloneNode(true) as HTMLElement
       for (const hidden of copy.querySelectorAll('.visually-hidden')) hidden.remove()
-      return { text: copy.textContent, entity: Number((m as HTMLElement).dataset.entity), tag: (m as HTMLElement).dataset.tag, label: m.querySelector(':scope > .visually-hidden')?.textContent }
+      return {
+        text: copy.textContent,
+        entity: Number((m as HTMLElement).dataset.entity),
+        tag: (m as HTMLElement).dataset.tag,
+        label: m.querySelector(':scope > .visually-hidden')?.textContent,
+      }
     }),
   )
 }
@@ -93,7 +106,10 @@ if (!existsSync(CHROMIUM)) {
       await page.getByLabel('Text', { exact: true }).fill(input)
       await page.getByRole('button', { name: 'Analyze' }).click()
       await page.getByRole('heading', { name: 'Result' }).waitFor()
-      t.match(await page.getByTestId('quota-line').innerText(), /This analysis counted as one request of your daily quota, like an API call: 1 of 100 requests used today/)
+      t.match(
+        await page.getByTestId('quota-line').innerText(),
+        /This analysis counted as one request of your daily quota, like an API call: 1 of 100 requests used today/,
+      )
 
       // The API's answer for the same text (another account: the analysis is the same).
       const { token } = await account()
@@ -104,7 +120,9 @@ if (!existsSync(CHROMIUM)) {
       })
       t.equal(res.status, 200)
       answer = (await res.json()) as ApiAnswer
-      const mentions = answer.entityDetails.flatMap((d, entity) => d.mentions.map((m) => ({ ...m, entity }))).sort((a, b) => a.start - b.start)
+      const mentions = answer.entityDetails
+        .flatMap((d, entity) => d.mentions.map((m) => ({ ...m, entity })))
+        .sort((a, b) => a.start - b.start)
       t.ok(mentions.length >= 4, `the API finds mentions (${mentions.length})`)
       for (const m of mentions) t.equal(input.slice(m.start, m.end), m.text, `the API's offsets of "${m.text}"`)
 
@@ -130,11 +148,14 @@ if (!existsSync(CHROMIUM)) {
         'the text is shown whole and unchanged',
       )
       // The type tag is drawn (CSS generated content), not only coloured.
-      const tag = await page.locator('[data-testid=annotated] mark').first().evaluate((m) => getComputedStyle(m, '::after').content)
+      const tag = await page
+        .locator('[data-testid=annotated] mark')
+        .first()
+        .evaluate((m) => getComputedStyle(m, '::after').content)
       t.match(tag, /PER|ORG|LOC|OBJ/)
       const entityRows = page.getByRole('table', { name: /Entities/ }).locator('tbody tr')
       t.equal(await entityRows.count(), answer.entityDetails.length, 'one table row per entity')
-      t.ok(await page.locator('figure.graph svg g.node').count() > 0, 'the graph has nodes')
+      t.ok((await page.locator('figure.graph svg g.node').count()) > 0, 'the graph has nodes')
       t.equal(await page.locator('figure.graph svg g.edge').count(), answer.relations.length, 'an arrow per relation')
       await shot('playground-02-result')
     })
@@ -146,12 +167,17 @@ if (!existsSync(CHROMIUM)) {
       let focused = ''
       for (let i = 0; i < 60 && !focused; i++) {
         await page.keyboard.press('Tab')
-        focused = await page.evaluate(() => (document.activeElement?.classList.contains('evidence-link') ? document.activeElement.textContent ?? '' : ''))
+        focused = await page.evaluate(() =>
+          document.activeElement?.classList.contains('evidence-link') ? (document.activeElement.textContent ?? '') : '',
+        )
       }
       t.equal(focused, answer.relations[0].evidence, 'Tab reaches the first relation’s evidence')
       t.equal(await highlightedEvidence(page), answer.relations[0].evidence, 'its evidence is highlighted in the text')
       t.equal(input.slice(answer.relations[0].evidenceStart, answer.relations[0].evidenceEnd), answer.relations[0].evidence)
-      const outline = await page.locator('[data-testid=annotated] .ev.is-evidence').first().evaluate((e) => getComputedStyle(e).outlineStyle)
+      const outline = await page
+        .locator('[data-testid=annotated] .ev.is-evidence')
+        .first()
+        .evaluate((e) => getComputedStyle(e).outlineStyle)
       t.equal(outline, 'dashed', 'marked by an outline, not only a colour')
       await shot('playground-03-evidence-focus')
 
@@ -194,7 +220,12 @@ if (!existsSync(CHROMIUM)) {
     })
 
     await t.test('the result fits a phone', async (t) => {
-      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+      const phone = await browser.newContext({
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+      })
       await phone.addCookies((await context.cookies()).filter((c) => c.name === 'tea_session'))
       const p = await phone.newPage()
       await p.goto(base + '/dashboard/playground?example=biography')

@@ -29,7 +29,11 @@ for (const driver of DRIVERS) {
     t.equal(noToken.status, 403)
     t.match(text(noToken.body), /CSRF protection/)
     t.equal((await c.post('/dashboard/playground', { text: englishText(), _csrf: 'x'.repeat(43) })).status, 403, 'a wrong token is refused')
-    t.equal((await c.post('/dashboard/playground', { text: englishText() }, { 'sec-fetch-site': 'cross-site' })).status, 403, 'a cross-site form is refused')
+    t.equal(
+      (await c.post('/dashboard/playground', { text: englishText() }, { 'sec-fetch-site': 'cross-site' })).status,
+      403,
+      'a cross-site form is refused',
+    )
     t.equal(await repos.usage.usedOn(account.id, DAY), 0, 'nothing was analysed or counted')
   })
 
@@ -44,25 +48,48 @@ for (const driver of DRIVERS) {
     t.match(form.body, /<a href="\/dashboard\/playground" aria-current="page">Playground<\/a>/, 'the nav link, current')
     t.match(form.body, /<label for="text">Text<\/label>\n<textarea id="text" name="text"/)
     t.match(form.body, /<button type="submit">Analyze<\/button>/)
-    t.match(text(form.body), /Each analysis counts as one request of your daily quota, like a call to POST \/v1\/analyze .*0 of 100 requests used today/)
+    t.match(
+      text(form.body),
+      /Each analysis counts as one request of your daily quota, like a call to POST \/v1\/analyze .*0 of 100 requests used today/,
+    )
 
     const input = '🎧 ' + englishText(1)
     const r = await c.post('/dashboard/playground', { text: input })
     t.equal(r.status, 200)
     t.equal(await repos.usage.usedOn(account.id, DAY), 1, 'counted once')
     t.match(text(r.body), /This analysis counted as one request of your daily quota, like an API call: 1 of 100 requests used today/)
-    t.match(r.body, /<textarea id="text" name="text"[^>]*>\n🎧 Report 1: Tim Cook/, 'the text stays in the form (the parser drops the line break after the tag)')
+    t.match(
+      r.body,
+      /<textarea id="text" name="text"[^>]*>\n🎧 Report 1: Tim Cook/,
+      'the text stays in the form (the parser drops the line break after the tag)',
+    )
 
     // The same analysis through the API, with a token of the same account.
     const token = /value="(tea_live_[0-9A-Za-z]{38})"/.exec((await c.post('/dashboard/tokens', { name: 'compare' })).body)![1]
-    const api = await app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload: { text: input, options: { include: ['mentions'], offsetEncoding: 'utf16' } } })
+    const api = await app.inject({
+      method: 'POST',
+      url: '/v1/analyze',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { text: input, options: { include: ['mentions'], offsetEncoding: 'utf16' } },
+    })
     t.equal(api.statusCode, 200)
-    const answer = api.json<{ entityDetails: { name: string; type: string; mentions: { text: string; start: number }[] }[]; relations: { source: string; type: string; target: string }[] }>()
+    const answer = api.json<{
+      entityDetails: { name: string; type: string; mentions: { text: string; start: number }[] }[]
+      relations: { source: string; type: string; target: string }[]
+    }>()
     const mentions = answer.entityDetails.flatMap((d) => d.mentions).sort((a, b) => a.start - b.start)
     t.ok(mentions.length >= 3, 'the API finds mentions in the text')
-    t.same(markTexts(r.body), mentions.map((m) => m.text), 'each highlight is a mention of the API answer, in text order')
+    t.same(
+      markTexts(r.body),
+      mentions.map((m) => m.text),
+      'each highlight is a mention of the API answer, in text order',
+    )
     for (const d of answer.entityDetails) {
-      t.match(r.body, new RegExp(`<th scope="row" data-label="Name">${d.name}</th><td data-label="Type"><span class="tag t-${d.type}">`), `${d.name} in the entity table`)
+      t.match(
+        r.body,
+        new RegExp(`<th scope="row" data-label="Name">${d.name}</th><td data-label="Type"><span class="tag t-${d.type}">`),
+        `${d.name} in the entity table`,
+      )
     }
     t.equal([...r.body.matchAll(/<tr class="relation"/g)].length, answer.relations.length, 'one row per relation')
     t.ok(answer.relations.length > 0, 'the text has relations')

@@ -20,7 +20,16 @@ for (const driver of DRIVERS) {
     const stale = new DashboardClient(app)
     stale.cookies.set('tea_session', first)
     t.equal((await stale.get('/dashboard')).status, 303, 'the old id no longer works')
-    t.equal((await repos.db.select().from(sessions).where(eq(sessions.idHash, sha256(first)))).length, 0, 'the old row is gone')
+    t.equal(
+      (
+        await repos.db
+          .select()
+          .from(sessions)
+          .where(eq(sessions.idHash, sha256(first)))
+      ).length,
+      0,
+      'the old row is gone',
+    )
 
     // Session fixation: a planted cookie value is never adopted.
     const fixed = new DashboardClient(app)
@@ -34,8 +43,20 @@ for (const driver of DRIVERS) {
     const out = await c.post('/dashboard/logout')
     t.equal(out.status, 303)
     t.equal(out.location, '/dashboard/login?notice=logged-out')
-    t.ok(out.setCookies.some((s) => /^tea_session=;/.test(s) && /Path=\/dashboard/.test(s)), 'cookie cleared')
-    t.equal((await repos.db.select().from(sessions).where(eq(sessions.idHash, sha256(second)))).length, 0, 'row deleted')
+    t.ok(
+      out.setCookies.some((s) => /^tea_session=;/.test(s) && /Path=\/dashboard/.test(s)),
+      'cookie cleared',
+    )
+    t.equal(
+      (
+        await repos.db
+          .select()
+          .from(sessions)
+          .where(eq(sessions.idHash, sha256(second)))
+      ).length,
+      0,
+      'row deleted',
+    )
     const replay = new DashboardClient(app)
     replay.cookies.set('tea_session', second)
     t.equal((await replay.get('/dashboard/tokens')).status, 303, 'the logged-out id is dead')

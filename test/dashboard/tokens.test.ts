@@ -27,7 +27,11 @@ for (const driver of DRIVERS) {
     t.equal(list.status, 200)
     t.notOk(list.body.includes(token!), 'never shown again')
     const row = /<tr data-token-id="[^"]+">([\s\S]*?)<\/tr>/.exec(list.body)![1]
-    t.match(text(row), new RegExp(`production server ${token!.slice(0, 13)}… 2026-11-22 12:00 UTC 2026-11-22 12:00 UTC valid Revoke`), 'name, preview, created, last used, status')
+    t.match(
+      text(row),
+      new RegExp(`production server ${token!.slice(0, 13)}… 2026-11-22 12:00 UTC 2026-11-22 12:00 UTC valid Revoke`),
+      'name, preview, created, last used, status',
+    )
   })
 
   t.test(`[${driver}] revoke: confirmation first, then immediately refused by the API`, async (t) => {

@@ -32,21 +32,56 @@ for (const driver of DRIVERS) {
         // postgres.js answers with the rows, PGlite with an object holding them.
         return ((Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { s: string }[])[0].s
       })
-    t.equal(await settingAfter((r) => r.usage.reserve(account.id, DAY, 100)), 'on', 'the first count of the day (an insert) commits synchronously')
-    t.equal(await settingAfter((r) => r.usage.reserve(account.id, DAY, 100)), countCommit, 'a count commits asynchronously on PostgreSQL, synchronously on PGlite')
+    t.equal(
+      await settingAfter((r) => r.usage.reserve(account.id, DAY, 100)),
+      'on',
+      'the first count of the day (an insert) commits synchronously',
+    )
+    t.equal(
+      await settingAfter((r) => r.usage.reserve(account.id, DAY, 100)),
+      countCommit,
+      'a count commits asynchronously on PostgreSQL, synchronously on PGlite',
+    )
     t.equal(await settingAfter((r) => r.usage.reserveMany(account.id, DAY, 100, 3)), countCommit, 'so does a batch of counts')
-    t.equal(await settingAfter((r) => r.usage.reserveWithToken(hashToken(token.token), account.id, DAY, now, 2)), countCommit, 'and a count that checks the token')
+    t.equal(
+      await settingAfter((r) => r.usage.reserveWithToken(hashToken(token.token), account.id, DAY, now, 2)),
+      countCommit,
+      'and a count that checks the token',
+    )
     t.equal(await settingAfter((r) => r.usage.refund(account.id, DAY)), 'on', 'a refund commits synchronously')
     t.equal(await repos.usage.usedOn(account.id, DAY), 6, 'every count and the refund committed')
 
     const old = new Date(now.getTime() - 86_400_000)
     t.equal(await settingAfter((r) => r.cache.put(account.id, 'k1', 'payload-1', now, old)), 'off', 'a cache write commits asynchronously')
     t.equal(
-      await settingAfter((r) => r.cache.putMany([{ accountId: account.id, key: 'k2', payload: 'payload-2', createdAt: now }, { accountId: account.id, key: 'k3', payload: 'payload-3', createdAt: now }], 86_400_000)),
+      await settingAfter((r) =>
+        r.cache.putMany(
+          [
+            { accountId: account.id, key: 'k2', payload: 'payload-2', createdAt: now },
+            { accountId: account.id, key: 'k3', payload: 'payload-3', createdAt: now },
+          ],
+          86_400_000,
+        ),
+      ),
       'off',
       'so does a batch of cache writes',
     )
-    t.same((await repos.cache.getMany([{ accountId: account.id, key: 'k1' }, { accountId: account.id, key: 'k2' }, { accountId: account.id, key: 'k3' }], old)).map((r) => r.payload).sort(), ['payload-1', 'payload-2', 'payload-3'], 'every cache write committed')
+    t.same(
+      (
+        await repos.cache.getMany(
+          [
+            { accountId: account.id, key: 'k1' },
+            { accountId: account.id, key: 'k2' },
+            { accountId: account.id, key: 'k3' },
+          ],
+          old,
+        )
+      )
+        .map((r) => r.payload)
+        .sort(),
+      ['payload-1', 'payload-2', 'payload-3'],
+      'every cache write committed',
+    )
     t.equal(await settingAfter((r) => r.tokens.touch(token.id, now)), 'on', 'anything else (a token touch) commits synchronously')
   })
 }

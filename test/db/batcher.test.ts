@@ -120,7 +120,7 @@ t.test('maxInFlight 2: the calls of one turn share a second statement while the 
   const turn = [2, 3, 4].map((i) => batch('k', i))
   t.same(runs, [[1]], 'calls arriving meanwhile wait for the end of the turn')
   await endOfTurn()
-  t.same(runs, [[1], [2, 3, 4]], 'the turn\'s calls went together as the second statement')
+  t.same(runs, [[1], [2, 3, 4]], "the turn's calls went together as the second statement")
   const later = [5, 6].map((i) => batch('k', i))
   await endOfTurn()
   t.equal(runs.length, 2, 'no third statement while two are in flight')
@@ -159,5 +159,8 @@ t.test('maxInFlight 2: a failing statement rejects only its own calls', async (t
   await endOfTurn()
   release.forEach((r) => r())
   t.equal(await first, 1, 'the first statement is unaffected')
-  t.same((await Promise.allSettled(second)).map((s) => s.status), ['rejected', 'rejected'])
+  t.same(
+    (await Promise.allSettled(second)).map((s) => s.status),
+    ['rejected', 'rejected'],
+  )
 })

@@ -48,7 +48,15 @@ for (const driver of DRIVERS) {
     t.same(statements, { get: 0, getMany: 0, put: 1, putMany: 1 }, '…goes as the single-row statement')
 
     const get = (accountId: string, key: string) => cache.get(accountId, key, before(DAY_MS))
-    const read = await Promise.all([get(a.id, 'k1'), get(a.id, 'k2'), get(b.id, 'k1'), get(b.id, 'k2'), get(a.id, 'old'), get(a.id, 'live'), get(a.id, 'k1')])
+    const read = await Promise.all([
+      get(a.id, 'k1'),
+      get(a.id, 'k2'),
+      get(b.id, 'k1'),
+      get(b.id, 'k2'),
+      get(a.id, 'old'),
+      get(a.id, 'live'),
+      get(a.id, 'k1'),
+    ])
     t.same(
       read.map((r) => r?.payload),
       ['p1', 'p2', 'b1', undefined, 'new payload', 'first payload', 'p1'],
@@ -72,6 +80,16 @@ for (const driver of DRIVERS) {
     const row = await repos.cache.get(a.id, 'k', before(DAY_MS))
     t.same([row?.payload, row?.createdAt], ['second', before(2000)], 'the stored entry is the replacement, with its time')
     for (let i = 0; i < 3; i++) await put(`n${i}`, `p${i}`, NOW) // the prepared statement runs again on the same connection
-    t.same((await repos.cache.getMany([0, 1, 2].map((i) => ({ accountId: a.id, key: `n${i}` })), before(DAY_MS))).map((r) => r.payload).sort(), ['p0', 'p1', 'p2'])
+    t.same(
+      (
+        await repos.cache.getMany(
+          [0, 1, 2].map((i) => ({ accountId: a.id, key: `n${i}` })),
+          before(DAY_MS),
+        )
+      )
+        .map((r) => r.payload)
+        .sort(),
+      ['p0', 'p1', 'p2'],
+    )
   })
 }

@@ -15,13 +15,26 @@ const timedOut = (e: unknown) => e instanceof DatabaseTimeoutError || (e as { ca
 
 t.test('database errors are classified by code', async (t) => {
   const coded = (code: string, message = 'x') => Object.assign(new Error(message), { code })
-  for (const code of ['53300', '57P03', '57P01', '57014', '08000', '08001', '08006', '08P01', 'CONNECTION_CLOSED', 'DATABASE_TIMEOUT', 'ECONNREFUSED']) {
+  for (const code of [
+    '53300',
+    '57P03',
+    '57P01',
+    '57014',
+    '08000',
+    '08001',
+    '08006',
+    '08P01',
+    'CONNECTION_CLOSED',
+    'DATABASE_TIMEOUT',
+    'ECONNREFUSED',
+  ]) {
     t.ok(isDatabaseDown(coded(code)), `${code}: unavailable`)
     const api = toApiError(coded(code))
     t.same([api?.statusCode, api?.code], [503, 'DATABASE_UNAVAILABLE'], `${code}: 503 DATABASE_UNAVAILABLE`)
   }
   t.ok(isDatabaseDown(Object.assign(new Error('wrapped'), { cause: coded('53300') })), 'through a cause')
-  for (const code of ['23505', '42P01', '22P02', '53100', '080', '0800000']) t.notOk(isDatabaseDown(coded(code)), `${code}: not unavailable`)
+  for (const code of ['23505', '42P01', '22P02', '53100', '080', '0800000'])
+    t.notOk(isDatabaseDown(coded(code)), `${code}: not unavailable`)
   t.notOk(isDatabaseDown(new Error('sorry, too many clients already')), 'a message alone says nothing')
   t.notOk(isDatabaseDown(coded('XX000', 'connection refused')), 'nor does a message beside another code')
 })
@@ -60,7 +73,10 @@ t.test('PGlite: a statement waiting behind a transaction fails at the deadline; 
   const took = performance.now() - started
   t.ok(timedOut(waiting), 'the statement behind it: DatabaseTimeoutError')
   const timerFiredAfter = await probe
-  t.ok(took < timerFiredAfter + T / 2, `at the deadline (${Math.round(took)} ms; a timer for it fired after ${Math.round(timerFiredAfter)} ms)`)
+  t.ok(
+    took < timerFiredAfter + T / 2,
+    `at the deadline (${Math.round(took)} ms; a timer for it fired after ${Math.round(timerFiredAfter)} ms)`,
+  )
   let ran = false
   const late = db.transaction(async (tx) => {
     ran = true
@@ -76,28 +92,32 @@ t.test('PGlite: a statement waiting behind a transaction fails at the deadline; 
   t.same((again as { rows: unknown[] }).rows, [{ n: 2 }], 'the database answers again')
 })
 
-t.test('PostgreSQL: statement_timeout frees the connection of a statement past its deadline', { skip: !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL not set' }, async (t) => {
-  const { url, drop } = await freshPostgresUrl()
-  t.teardown(drop)
-  // One connection: a statement still running on it would hold up the next.
-  const database = await openDatabase({ databaseUrl: url, dataDir: 'unused', maxConnections: 1, statementTimeoutMs: T })
-  t.teardown(() => database.close())
-  const slow = (await database.db.execute(sql`select pg_sleep(${(T * 10) / 1000})`).catch((e) => e)) as { cause?: { code?: string } }
-  t.ok(isDatabaseDown(slow), `the slow statement fails as unavailable (${slow.cause?.code})`)
-  // Had the server not stopped the slow one, this would wait behind it past its own deadline.
-  const next = await database.db.execute(sql`select 1 as n`).catch((e) => e)
-  t.same(Array.from(next as unknown[]), [{ n: 1 }], 'the next statement on the same connection runs: the server stopped the slow one')
-  let ran = 0
-  await t.rejects(
-    database.db.transaction(async (tx) => {
-      ran++
-      await tx.execute(sql`select pg_sleep(${(T * 3) / 1000})`)
-      ran++
-    }),
-    'a transaction past its deadline fails',
-  )
-  t.equal(ran, 1, 'and stops at its slow statement')
-})
+t.test(
+  'PostgreSQL: statement_timeout frees the connection of a statement past its deadline',
+  { skip: !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL not set' },
+  async (t) => {
+    const { url, drop } = await freshPostgresUrl()
+    t.teardown(drop)
+    // One connection: a statement still running on it would hold up the next.
+    const database = await openDatabase({ databaseUrl: url, dataDir: 'unused', maxConnections: 1, statementTimeoutMs: T })
+    t.teardown(() => database.close())
+    const slow = (await database.db.execute(sql`select pg_sleep(${(T * 10) / 1000})`).catch((e) => e)) as { cause?: { code?: string } }
+    t.ok(isDatabaseDown(slow), `the slow statement fails as unavailable (${slow.cause?.code})`)
+    // Had the server not stopped the slow one, this would wait behind it past its own deadline.
+    const next = await database.db.execute(sql`select 1 as n`).catch((e) => e)
+    t.same(Array.from(next as unknown[]), [{ n: 1 }], 'the next statement on the same connection runs: the server stopped the slow one')
+    let ran = 0
+    await t.rejects(
+      database.db.transaction(async (tx) => {
+        ran++
+        await tx.execute(sql`select pg_sleep(${(T * 3) / 1000})`)
+        ran++
+      }),
+      'a transaction past its deadline fails',
+    )
+    t.equal(ran, 1, 'and stops at its slow statement')
+  },
+)
 
 t.test('a count applied after its deadline is refunded: its request was answered 503', async (t) => {
   const database = await openDatabase({ dataDir: 'memory://', memoryImage: await migratedPgliteImage(), statementTimeoutMs: T })
@@ -105,7 +125,8 @@ t.test('a count applied after its deadline is refunded: its request was answered
   const clock = manualClock()
   const h = await buildTestApp(t, { database, clock, config: { databaseTimeoutMs: T } })
   const { account, token } = await h.account('free')
-  const analyze = () => h.app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload: { text: englishText(1) } })
+  const analyze = () =>
+    h.app.inject({ method: 'POST', url: '/v1/analyze', headers: { authorization: `Bearer ${token}` }, payload: { text: englishText(1) } })
   t.equal((await analyze()).statusCode, 200, 'served (and cached on this node)')
 
   // The embedded database is held by a transaction; the next count waits behind it.

@@ -57,7 +57,7 @@ t.test('the queue keeps its order and its remove() through the compactions', asy
   // A deterministic mix of pushes, shifts and removes, with the live part between 0 and ~150
   // entries, so that it empties, compacts and grows again many times.
   let s = 7
-  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32)
+  const rnd = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32
   const wrong: string[] = []
   for (let step = 0; step < 50_000 && wrong.length < 5; step++) {
     const r = rnd()

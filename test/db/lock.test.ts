@@ -26,14 +26,19 @@ t.test('many processes against a stale lock file: exactly one takes it each roun
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const PROCESSES = 12
   const ROUNDS = 25
-  const children = Array.from({ length: PROCESSES }, () => fork(CONTENDER, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }))
+  const children = Array.from({ length: PROCESSES }, () =>
+    fork(CONTENDER, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+  )
   t.teardown(() => children.forEach((c) => c.kill('SIGKILL')))
   await Promise.all(children.map(next))
 
   const winners: number[] = []
   for (let round = 0; round < ROUNDS; round++) {
     // Alternately a lock of the current format and one written by an older version.
-    const stale = round % 2 ? { pid: DEAD_PID, owner: 'server', since: new Date().toISOString(), nonce: round.toString(16).padStart(32, '0') } : { pid: DEAD_PID, owner: 'server', round }
+    const stale =
+      round % 2
+        ? { pid: DEAD_PID, owner: 'server', since: new Date().toISOString(), nonce: round.toString(16).padStart(32, '0') }
+        : { pid: DEAD_PID, owner: 'server', round }
     writeFileSync(join(dir, 'embedded.lock'), JSON.stringify(stale))
     const at = Date.now() + 100
     const replies = await Promise.all(
@@ -45,7 +50,11 @@ t.test('many processes against a stale lock file: exactly one takes it each roun
     )
     const won = replies.filter((r) => r.won).length
     winners.push(won)
-    t.same([...new Set(replies.filter((r) => !r.won).map((r) => r.code))].filter((c) => c !== 'DATABASE_IN_USE'), [], `round ${round}: the others are told DATABASE_IN_USE`)
+    t.same(
+      [...new Set(replies.filter((r) => !r.won).map((r) => r.code))].filter((c) => c !== 'DATABASE_IN_USE'),
+      [],
+      `round ${round}: the others are told DATABASE_IN_USE`,
+    )
     const winner = children[replies.findIndex((r) => r.won)]
     if (winner) {
       const released = next(winner)
@@ -57,7 +66,7 @@ t.test('many processes against a stale lock file: exactly one takes it each roun
   t.same(readdirSync(dir), [], 'no file left behind once released')
 })
 
-t.test('a live holder keeps the lock; its release lets the next one in; a release never removes another holder\'s lock', async (t) => {
+t.test("a live holder keeps the lock; its release lets the next one in; a release never removes another holder's lock", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'tea-lock-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const first = acquireDataDirLock(dir, 'server')
@@ -65,7 +74,11 @@ t.test('a live holder keeps the lock; its release lets the next one in; a releas
   first.release()
   const second = acquireDataDirLock(dir, 'admin CLI')
   first.release()
-  t.throws(() => acquireDataDirLock(dir, 'server'), { code: 'DATABASE_IN_USE' }, 'a second release of the first lock left the second in place')
+  t.throws(
+    () => acquireDataDirLock(dir, 'server'),
+    { code: 'DATABASE_IN_USE' },
+    'a second release of the first lock left the second in place',
+  )
   second.release()
   t.same(readdirSync(dir), [])
 })

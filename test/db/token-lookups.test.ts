@@ -53,7 +53,11 @@ for (const driver of DRIVERS) {
       const got = await Promise.all(asked.map(lookup))
       t.same(got[0], { tokenId: ta.id, accountId: a.id, plan: 'free', limit: 100, used: 0 }, 'a valid token of account A')
       t.equal(got[1], undefined, 'the revoked token is refused, though it shared a batch with valid ones')
-      t.same(got[2], { tokenId: tb.id, accountId: b.id, plan: 'pro', limit: 10000, used: 7 }, 'a valid token of account B, with its own usage')
+      t.same(
+        got[2],
+        { tokenId: tb.id, accountId: b.id, plan: 'pro', limit: 10000, used: 7 },
+        'a valid token of account B, with its own usage',
+      )
       t.equal(got[3], undefined, 'an unknown token is refused')
       t.same(got[4], got[0], 'a repeated token gets the same answer…')
       t.not(got[4], got[0], '…in an object of its own (callers update `used` on theirs)')

@@ -16,7 +16,10 @@ t.test('billing cycles are calendar months from the anchor', async (t) => {
   const jan31 = new Date('2026-01-31T10:00:00Z')
   t.same(addMonths(jan31, 1), new Date('2026-02-28T10:00:00Z'), 'clamped to the last day')
   t.same(addMonths(jan31, 2), new Date('2026-03-31T10:00:00Z'), 'no drift after a short month')
-  t.same(billingCycle(jan31, new Date('2026-03-15T00:00:00Z')), { start: new Date('2026-02-28T10:00:00Z'), end: new Date('2026-03-31T10:00:00Z') })
+  t.same(billingCycle(jan31, new Date('2026-03-15T00:00:00Z')), {
+    start: new Date('2026-02-28T10:00:00Z'),
+    end: new Date('2026-03-31T10:00:00Z'),
+  })
 })
 
 t.test('upgrade proration: (new − old) × time left / cycle length, to the cent', async (t) => {
@@ -51,7 +54,11 @@ t.test('downgrades are free and wait for the next cycle; same plan is refused', 
   t.same(down.effectiveAt, new Date('2026-12-01T00:00:00Z'))
   t.throws(() => quotePlanChange(account, PLANS.free, PLANS.free, now), { code: 'PLAN_UNCHANGED' })
   const pending = { ...account, plan: 'pro', pendingPlan: 'starter', pendingPlanAt: new Date('2026-12-01T00:00:00Z') }
-  t.equal(quotePlanChange(pending, PLANS.pro, PLANS.pro, now).kind, 'downgrade_cancelled', 'choosing the current plan cancels a pending downgrade')
+  t.equal(
+    quotePlanChange(pending, PLANS.pro, PLANS.pro, now).kind,
+    'downgrade_cancelled',
+    'choosing the current plan cancels a pending downgrade',
+  )
   t.throws(() => quotePlanChange(pending, PLANS.pro, PLANS.starter, now), { code: 'PLAN_UNCHANGED' })
 })
 
@@ -78,7 +85,11 @@ t.test('planInForce replays the ledger: upgrades at once, downgrades at their da
   t.equal(planInForce('pro', ledger, d('2026-03-05T12:00:00Z')), 'pro', 'an upgrade applies at once')
   t.equal(planInForce('pro', ledger, d('2026-03-20T00:00:00Z')), 'pro', 'a scheduled downgrade waits')
   t.equal(planInForce('pro', ledger, d('2026-03-31T23:59:59.999Z')), 'pro')
-  t.equal(planInForce('pro', ledger, d('2026-04-01T00:00:00Z')), 'starter', 'the later downgrade applies at the cycle start; the cancelled one never does')
+  t.equal(
+    planInForce('pro', ledger, d('2026-04-01T00:00:00Z')),
+    'starter',
+    'the later downgrade applies at the cycle start; the cancelled one never does',
+  )
 
   const upgradedAfterScheduling = [
     entry('downgrade_scheduled', 'pro', 'free', '2026-03-06T00:00:00Z', '2026-04-01T00:00:00Z'),

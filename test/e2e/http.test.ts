@@ -31,7 +31,11 @@ t.test('the API over real HTTP', async (t) => {
   t.equal(docs.status, 200)
   const served = await docs.json()
   t.equal(served.info.title, 'Text Entity Analysis API', 'Swagger UI serves openapi.yaml')
-  t.same(served.servers.map((s: { url: string }) => s.url), ['/', 'https://api.example.com', 'http://localhost:3000'], '"Try it out" calls this server first')
+  t.same(
+    served.servers.map((s: { url: string }) => s.url),
+    ['/', 'https://api.example.com', 'http://localhost:3000'],
+    '"Try it out" calls this server first',
+  )
   const ui = await fetch(`${base}/docs/`)
   t.equal(ui.status, 200)
   t.match(ui.headers.get('content-type'), /html/)
@@ -42,12 +46,13 @@ t.test('the API over real HTTP', async (t) => {
   t.match(metrics, /http_requests_total\{route="\/v1\/analyze",method="POST",status="200"\} 1/)
 })
 
-t.test('mentions over real HTTP: UTF-16 offsets that JavaScript\'s text.slice confirms', async (t) => {
+t.test("mentions over real HTTP: UTF-16 offsets that JavaScript's text.slice confirms", async (t) => {
   const h = await buildTestApp(t)
   const base = await h.app.listen({ port: 0, host: '127.0.0.1' })
   const { token } = await h.account('free')
   // Astral emoji (one with a skin tone, one ZWJ sequence) before the entities, a combining mark and CRLF among them.
-  const text = '👋🏽👨‍👩‍👧 ' + englishText(8).replace('Analysts', 'Analysts at Société\u0301 Générale') + '\r\nCook said Apple would grow in Berlin.'
+  const text =
+    '👋🏽👨‍👩‍👧 ' + englishText(8).replace('Analysts', 'Analysts at Société\u0301 Générale') + '\r\nCook said Apple would grow in Berlin.'
   const res = await fetch(`${base}/v1/analyze`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

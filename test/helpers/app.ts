@@ -73,12 +73,12 @@ export async function buildTestApp(t: Test, opts: TestAppOptions = {}) {
   app.addHook('onSend', async (request, reply, payload) => {
     if (typeof payload === 'string' || payload === null || payload === undefined || Buffer.isBuffer(payload)) {
       const found = checkContract({
-          method: request.method,
-          route: request.routeOptions.url,
-          url: request.url,
-          status: reply.statusCode,
-          headers: reply.getHeaders(),
-          body: payload === null || payload === undefined ? '' : String(payload),
+        method: request.method,
+        route: request.routeOptions.url,
+        url: request.url,
+        status: reply.statusCode,
+        headers: reply.getHeaders(),
+        body: payload === null || payload === undefined ? '' : String(payload),
       })
       for (const v of found) t.fail(`contract: ${v}`)
       violations.push(...found)

@@ -24,7 +24,10 @@ function resolveHeader(ref: any): any {
 }
 
 /** What a route-less request answers: 404 for an unknown path, 405 for a known one with another method. */
-const NO_ROUTE: Record<number, unknown> = { 404: (spec as any).components.responses.NotFound, 405: (spec as any).components.responses.MethodNotAllowed }
+const NO_ROUTE: Record<number, unknown> = {
+  404: (spec as any).components.responses.NotFound,
+  405: (spec as any).components.responses.MethodNotAllowed,
+}
 
 function validatorFor(schema: any): ValidateFunction {
   const text = JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${ID}#/$defs/`)

@@ -58,7 +58,8 @@ export function migratedPgliteImage(): Promise<Blob> {
       const bytes = new Uint8Array(await image.arrayBuffer())
       writeFileSync(partial, bytes)
       renameSync(partial, file)
-      for (const old of readdirSync(CACHE)) if (/^pglite-[0-9a-f]+\.tar$/.test(old) && join(CACHE, old) !== file) rmSync(join(CACHE, old), { force: true })
+      for (const old of readdirSync(CACHE))
+        if (/^pglite-[0-9a-f]+\.tar$/.test(old) && join(CACHE, old) !== file) rmSync(join(CACHE, old), { force: true })
       return new Image(bytes)
     } finally {
       await client.close()
@@ -104,7 +105,9 @@ function migratedPostgresTemplate(): Promise<string> {
           const database = await openDatabase({ databaseUrl: databaseUrl(building), dataDir: 'unused', maxConnections: 1 })
           await database.close()
           await session.unsafe(`alter database ${building} rename to ${name}`)
-          const old = await session<{ datname: string }[]>`select datname from pg_database where starts_with(datname, ${prefix}) and datname <> ${name}`
+          const old = await session<
+            { datname: string }[]
+          >`select datname from pg_database where starts_with(datname, ${prefix}) and datname <> ${name}`
           for (const { datname } of old) await session.unsafe(`drop database if exists ${datname} with (force)`)
         }
       } finally {

@@ -13,5 +13,24 @@ export function sliceIn(text: string, encoding: OffsetEncoding, start: number, e
 export const ENCODINGS: readonly OffsetEncoding[] = ['codepoint', 'utf16', 'utf8']
 
 export const trickyPiece = fc.constantFrom(
-  '😀', '👋🏽', '👨‍👩‍👧', '🏳️‍🌈', '\u200D', 'e\u0301', 'n\u0303\u0323', '\r\n', '\n', '\t', 'שלום', 'مرحبا', '\u200F', '\u202E', '東京', '𝔘𝔫𝔦', 'ß', 'İ', '\uFEFF', ' ',
+  '😀',
+  '👋🏽',
+  '👨‍👩‍👧',
+  '🏳️‍🌈',
+  '\u200D',
+  'e\u0301',
+  'n\u0303\u0323',
+  '\r\n',
+  '\n',
+  '\t',
+  'שלום',
+  'مرحبا',
+  '\u200F',
+  '\u202E',
+  '東京',
+  '𝔘𝔫𝔦',
+  'ß',
+  'İ',
+  '\uFEFF',
+  ' ',
 )

@@ -4,7 +4,15 @@ import { codePointSpan, entityDetail, salienceTotal } from '../../src/nlp/detail
 import { spellsName, type Entity, type Mention } from '../../src/nlp/entities.ts'
 import { analyze } from '../../src/nlp/index.ts'
 
-const mention = (text: string, start: number): Mention => ({ type: 'PER', first: 0, last: 1, start, end: start + text.length, text, sent: 0 })
+const mention = (text: string, start: number): Mention => ({
+  type: 'PER',
+  first: 0,
+  last: 1,
+  start,
+  end: start + text.length,
+  text,
+  sent: 0,
+})
 
 t.test('codePointSpan widens a span that splits a surrogate pair, and only then', async (t) => {
   const text = 'a😀b😀'
@@ -31,7 +39,13 @@ t.test('spellsName: the canonical name up to case, dots, spacing, an honorific o
 
 t.test('entityDetail: mentions in text order without duplicates, salience as a share', async (t) => {
   const text = 'Cook met Tim Cook. Tim Cook left.'
-  const e: Entity = { type: 'PER', name: 'Tim Cook', mentions: [mention('Tim Cook', 19), mention('Cook', 0), mention('Tim Cook', 9), mention('Tim Cook', 19)], salience: 3, confidence: 0.87654 }
+  const e: Entity = {
+    type: 'PER',
+    name: 'Tim Cook',
+    mentions: [mention('Tim Cook', 19), mention('Cook', 0), mention('Tim Cook', 9), mention('Tim Cook', 19)],
+    salience: 3,
+    confidence: 0.87654,
+  }
   const other: Entity = { type: 'LOC', name: 'Paris', mentions: [], salience: 1 }
   const d = entityDetail(text, e, salienceTotal([e, other]))
   t.same(d.mentions, [
@@ -52,6 +66,10 @@ t.test('the salience of a text’s entities sums to 1', async (t) => {
   for (const list of Object.keys(a.entities) as (keyof typeof a.entities)[]) {
     t.equal(a.detail![list].length, a.entities[list].length, `${list}: one detail per name`)
     const saliences = a.detail![list].map((d) => d.salience)
-    t.same(saliences, [...saliences].sort((x, y) => y - x), `${list}: most salient first`)
+    t.same(
+      saliences,
+      [...saliences].sort((x, y) => y - x),
+      `${list}: most salient first`,
+    )
   }
 })

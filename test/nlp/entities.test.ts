@@ -11,13 +11,26 @@ const FILLER = ' The rest of this paragraph is ordinary filler prose without any
 const run = (text: string) => analyze(text + FILLER, { language: 'en' }).entities
 
 const CASES: { text: string; persons?: string[]; organizations?: string[]; locations?: string[]; objects?: string[] }[] = [
-  { text: 'Satya Nadella, the chief executive of Microsoft, spoke to reporters in Seattle on Tuesday.', persons: ['Satya Nadella'], organizations: ['Microsoft'], locations: ['Seattle'] },
+  {
+    text: 'Satya Nadella, the chief executive of Microsoft, spoke to reporters in Seattle on Tuesday.',
+    persons: ['Satya Nadella'],
+    organizations: ['Microsoft'],
+    locations: ['Seattle'],
+  },
   { text: 'Angela Merkel was born in Hamburg and later moved to Berlin.', persons: ['Angela Merkel'], locations: ['Hamburg', 'Berlin'] },
   { text: 'Toyota partnered with Panasonic to build batteries in Japan.', organizations: ['Toyota', 'Panasonic'], locations: ['Japan'] },
-  { text: 'John Wilkes Booth assassinated Abraham Lincoln in Washington.', persons: ['John Wilkes Booth', 'Abraham Lincoln'], locations: ['Washington'] },
+  {
+    text: 'John Wilkes Booth assassinated Abraham Lincoln in Washington.',
+    persons: ['John Wilkes Booth', 'Abraham Lincoln'],
+    locations: ['Washington'],
+  },
   { text: 'Apple said the iPhone sold well in China.', organizations: ['Apple'], objects: ['iPhone'], locations: ['China'] },
   { text: 'Samsung launched the Galaxy S24 in Seoul.', organizations: ['Samsung'], objects: ['Galaxy S24'], locations: ['Seoul'] },
-  { text: 'The United Nations met in Geneva, where officials from France and Brazil discussed trade.', organizations: ['United Nations'], locations: ['Geneva', 'France', 'Brazil'] },
+  {
+    text: 'The United Nations met in Geneva, where officials from France and Brazil discussed trade.',
+    organizations: ['United Nations'],
+    locations: ['Geneva', 'France', 'Brazil'],
+  },
 ]
 
 for (const c of CASES) {
@@ -51,7 +64,10 @@ t.test('texts without names give empty lists', async (t) => {
 })
 
 t.test('name edges: generational suffix kept, trailing connective dropped', async (t) => {
-  t.same(run('Ten years ago, James Earl Ray, convicted of assassinating Dr. Martin Luther King Jr. in 1968, spoke at a hearing.').persons, ['James Earl Ray', 'Martin Luther King Jr.'])
+  t.same(run('Ten years ago, James Earl Ray, convicted of assassinating Dr. Martin Luther King Jr. in 1968, spoke at a hearing.').persons, [
+    'James Earl Ray',
+    'Martin Luther King Jr.',
+  ])
   t.same(run('He is a professor at the City University of New York and a former adviser.').organizations, ['City University of New York'])
 })
 
@@ -77,25 +93,95 @@ t.test('cleanName drops wrapping punctuation, possessives and swallowed sentence
 // (checked against tea-extract-1.3.0, which had none of them).
 type Entities = ReturnType<typeof run>
 const RULES: { rule: string; text: string; want: Partial<Record<keyof Entities, string[]>>; also?: (e: Entities) => boolean }[] = [
-  { rule: 'a title inside a name splits off the person after it', text: 'CNEN Radioprotection Director Laercio Vinhas said the leak had been contained by the morning.', want: { persons: ['Laercio Vinhas'], organizations: ['CNEN Radioprotection'] } },
-  { rule: 'a one-word name before a state abbreviation is a place', text: 'The storm hit Jackson, Wyo., late on Sunday and closed the roads.', want: { persons: [], locations: ['Jackson', 'Wyo.'] } },
-  { rule: 'Mr, Mrs and Ms stand before people', text: 'Ms. Ferraro Carpenter of the Treasury said the plan was sound.', want: { organizations: [] }, also: (e) => e.persons.some((p) => p.startsWith('Ferraro Carpenter')) },
-  { rule: "'X and First I. Last of Y' is three names", text: 'The European Space Agency and Roger K. Crouch of NASA signed the agreement on the new telescope.', want: { persons: ['Roger K. Crouch'], organizations: ['European Space Agency', 'NASA'] } },
+  {
+    rule: 'a title inside a name splits off the person after it',
+    text: 'CNEN Radioprotection Director Laercio Vinhas said the leak had been contained by the morning.',
+    want: { persons: ['Laercio Vinhas'], organizations: ['CNEN Radioprotection'] },
+  },
+  {
+    rule: 'a one-word name before a state abbreviation is a place',
+    text: 'The storm hit Jackson, Wyo., late on Sunday and closed the roads.',
+    want: { persons: [], locations: ['Jackson', 'Wyo.'] },
+  },
+  {
+    rule: 'Mr, Mrs and Ms stand before people',
+    text: 'Ms. Ferraro Carpenter of the Treasury said the plan was sound.',
+    want: { organizations: [] },
+    also: (e) => e.persons.some((p) => p.startsWith('Ferraro Carpenter')),
+  },
+  {
+    rule: "'X and First I. Last of Y' is three names",
+    text: 'The European Space Agency and Roger K. Crouch of NASA signed the agreement on the new telescope.',
+    want: { persons: ['Roger K. Crouch'], organizations: ['European Space Agency', 'NASA'] },
+  },
   // Added with model 1.4.0's last two rules (each failing without them):
-  { rule: 'a name followed by an apposition giving a role is a person', text: 'The auditors will look closely at Kuzmin, former first deputy general director of the broadcaster.', want: { persons: ['Kuzmin'], locations: [] } },
-  { rule: 'a first name before a person starting with an initial joins it', text: 'Sherman G. Finesilver told the grand jurors their only task was to weigh the evidence.', want: { persons: ['Sherman G. Finesilver'] } },
+  {
+    rule: 'a name followed by an apposition giving a role is a person',
+    text: 'The auditors will look closely at Kuzmin, former first deputy general director of the broadcaster.',
+    want: { persons: ['Kuzmin'], locations: [] },
+  },
+  {
+    rule: 'a first name before a person starting with an initial joins it',
+    text: 'Sherman G. Finesilver told the grand jurors their only task was to weigh the evidence.',
+    want: { persons: ['Sherman G. Finesilver'] },
+  },
   // Added with model 1.6.0's rules (each failing without them):
-  { rule: 'only people are assassinated', text: 'Booth, the assassin of Lincoln, was cornered in a barn in Virginia.', want: { persons: ['Booth', 'Lincoln'], locations: ['Virginia'] } },
-  { rule: 'an ordinal and a military unit are an organization', text: 'Two destroyers of the 6th Fleet sailed from Naples on Monday.', want: { organizations: ['6th Fleet'] } },
-  { rule: 'an ordinal before a tagged unit joins it', text: 'The soldiers belonged to the 12th Brigade in Badajoz.', want: { organizations: ['12th Brigade'] } },
-  { rule: "an organization's acronym in brackets is an organization", text: 'A report by the General Accounting Office (GAO) found that the program had wasted millions.', want: { organizations: ['General Accounting Office', 'GAO'] } },
-  { rule: "who has a hometown, a wife or a widow is a person", text: 'Police questioned Houston\'s widow about the fire.', want: { persons: ['Houston'], organizations: [] } },
-  { rule: 'a nationality and a capitalised Government are an organization', text: 'Officials said the French Government was not displaying a hostile stand.', want: { organizations: ['French Government'] } },
-  { rule: 'the source in brackets that closes a dateline is an organization', text: 'LOS ANGELES (AP)\nA lobbyist for the city was indicted on Monday.', want: { locations: ['LOS ANGELES'], organizations: ['AP'] } },
-  { rule: "a person's name after Mr, Mrs or Ms ends before 'of'", text: 'Ms. Ferraro Carpenter of the Treasury said the plan was sound.', want: { persons: ['Ferraro Carpenter'] }, also: (e) => !e.persons.some((p) => p.includes('Treasury')) },
-  { rule: 'the lower-case half of a hyphenated personal name stays', text: 'Prime Minister Banharn Silpa-archa on Monday proposed a new date for the vote.', want: { persons: ['Banharn Silpa-archa'] } },
-  { rule: "a head noun and 'of' join the name after them", text: 'Samples from the Sea of Japan showed no radiation.', want: { locations: ['Sea of Japan'] } },
-  { rule: 'an untagged name before a state abbreviation is a place', text: 'The family lived near their hometown of Grants, N.M. for years.', want: { locations: ['Grants', 'N.M.'] } },
+  {
+    rule: 'only people are assassinated',
+    text: 'Booth, the assassin of Lincoln, was cornered in a barn in Virginia.',
+    want: { persons: ['Booth', 'Lincoln'], locations: ['Virginia'] },
+  },
+  {
+    rule: 'an ordinal and a military unit are an organization',
+    text: 'Two destroyers of the 6th Fleet sailed from Naples on Monday.',
+    want: { organizations: ['6th Fleet'] },
+  },
+  {
+    rule: 'an ordinal before a tagged unit joins it',
+    text: 'The soldiers belonged to the 12th Brigade in Badajoz.',
+    want: { organizations: ['12th Brigade'] },
+  },
+  {
+    rule: "an organization's acronym in brackets is an organization",
+    text: 'A report by the General Accounting Office (GAO) found that the program had wasted millions.',
+    want: { organizations: ['General Accounting Office', 'GAO'] },
+  },
+  {
+    rule: 'who has a hometown, a wife or a widow is a person',
+    text: "Police questioned Houston's widow about the fire.",
+    want: { persons: ['Houston'], organizations: [] },
+  },
+  {
+    rule: 'a nationality and a capitalised Government are an organization',
+    text: 'Officials said the French Government was not displaying a hostile stand.',
+    want: { organizations: ['French Government'] },
+  },
+  {
+    rule: 'the source in brackets that closes a dateline is an organization',
+    text: 'LOS ANGELES (AP)\nA lobbyist for the city was indicted on Monday.',
+    want: { locations: ['LOS ANGELES'], organizations: ['AP'] },
+  },
+  {
+    rule: "a person's name after Mr, Mrs or Ms ends before 'of'",
+    text: 'Ms. Ferraro Carpenter of the Treasury said the plan was sound.',
+    want: { persons: ['Ferraro Carpenter'] },
+    also: (e) => !e.persons.some((p) => p.includes('Treasury')),
+  },
+  {
+    rule: 'the lower-case half of a hyphenated personal name stays',
+    text: 'Prime Minister Banharn Silpa-archa on Monday proposed a new date for the vote.',
+    want: { persons: ['Banharn Silpa-archa'] },
+  },
+  {
+    rule: "a head noun and 'of' join the name after them",
+    text: 'Samples from the Sea of Japan showed no radiation.',
+    want: { locations: ['Sea of Japan'] },
+  },
+  {
+    rule: 'an untagged name before a state abbreviation is a place',
+    text: 'The family lived near their hometown of Grants, N.M. for years.',
+    want: { locations: ['Grants', 'N.M.'] },
+  },
   {
     rule: 'a source line gives its place and source; a lone month abbreviation is no name',
     text: 'Radiation Leak Reported at Plant\nAU0202111694 Paris AFP in English 0107 GMT 2 Feb 94\nThe leak was reported by workers at the plant early in the morning.',
@@ -118,10 +204,12 @@ for (const c of RULES) {
 // Punctuation at a mention's edge is cut (the canonical names were already clean; the
 // mention spans, scored by the exact-span figures, were not).
 t.test('mention edges: no trailing comma or open bracket', async (t) => {
-  const table: [string, string][] = [
-    ['I will in fact move to Kecskemet (site of the printing house) next year.', 'LOC:Kecskemet'],
-  ]
-  for (const [text, want] of table) t.ok(extractMentions(tokenize(text)).some((m) => `${m.type}:${m.text}` === want), `${want} in ${text}`)
+  const table: [string, string][] = [['I will in fact move to Kecskemet (site of the printing house) next year.', 'LOC:Kecskemet']]
+  for (const [text, want] of table)
+    t.ok(
+      extractMentions(tokenize(text)).some((m) => `${m.type}:${m.text}` === want),
+      `${want} in ${text}`,
+    )
 })
 
 t.test('a name whose apposition calls it a place is a place; other appositions do not make one', async (t) => {
@@ -142,22 +230,44 @@ t.test('a "person" where something is headquartered or based is a place; a produ
 
 // Text of other domains than newswire: a press release with a dateline, a product review.
 t.test('press release: the company is an organization, a customer segment is no name', async (t) => {
-  const e = run('BOSTON, May 12, 2025 /PRNewswire/ -- Lumora, a provider of payroll software, today announced a partnership with Vertex Health. Lumora expects to onboard 200 Hospital Network customers by June. "This is a big step for us," said Priya Shah, chief executive officer of Lumora.')
+  const e = run(
+    'BOSTON, May 12, 2025 /PRNewswire/ -- Lumora, a provider of payroll software, today announced a partnership with Vertex Health. Lumora expects to onboard 200 Hospital Network customers by June. "This is a big step for us," said Priya Shah, chief executive officer of Lumora.',
+  )
   t.ok(e.organizations.includes('Lumora'), `Lumora in organizations (got ${JSON.stringify(e)})`)
   t.notOk(e.persons.includes('Lumora'), 'the company is not a person')
-  t.notOk(Object.values(e).flat().some((n) => /Hospital Network/.test(n)), 'the customer segment is no name')
+  t.notOk(
+    Object.values(e)
+      .flat()
+      .some((n) => /Hospital Network/.test(n)),
+    'the customer segment is no name',
+  )
   t.ok(e.persons.includes('Priya Shah'))
-  const f = run('DENVER, Colo. -- Zentrix Corp. announced on Monday that it had signed Enterprise Cloud customers by June. Zentrix shares rose 4 percent on the news.')
-  t.notOk(Object.values(f).flat().includes('Enterprise Cloud'), `"Enterprise Cloud customers" names no organization (got ${JSON.stringify(f)})`)
+  const f = run(
+    'DENVER, Colo. -- Zentrix Corp. announced on Monday that it had signed Enterprise Cloud customers by June. Zentrix shares rose 4 percent on the news.',
+  )
+  t.notOk(
+    Object.values(f).flat().includes('Enterprise Cloud'),
+    `"Enterprise Cloud customers" names no organization (got ${JSON.stringify(f)})`,
+  )
 })
 
 t.test('product review: a product line is an object, not a person', async (t) => {
-  const text = 'I bought the Bose QuietComfort headphones last month. The noise cancelling is great, and the Bose QuietComfort is light enough to wear all day.'
+  const text =
+    'I bought the Bose QuietComfort headphones last month. The noise cancelling is great, and the Bose QuietComfort is light enough to wear all day.'
   const e = run(text)
-  t.notOk(e.persons.some((p) => p.includes('QuietComfort')), `no person (got ${JSON.stringify(e)})`)
+  t.notOk(
+    e.persons.some((p) => p.includes('QuietComfort')),
+    `no person (got ${JSON.stringify(e)})`,
+  )
   const found = extractEntities(tokenize(text + FILLER), { all: true }).filter((x) => x.name.includes('QuietComfort'))
-  t.ok(found.length > 0 && found.every((x) => x.type === 'OBJ'), `typed an object (got ${JSON.stringify(found.map((x) => [x.type, x.confidence]))})`)
-  t.ok(e.objects.some((o) => o.includes('QuietComfort')), 'reported as an object')
+  t.ok(
+    found.length > 0 && found.every((x) => x.type === 'OBJ'),
+    `typed an object (got ${JSON.stringify(found.map((x) => [x.type, x.confidence]))})`,
+  )
+  t.ok(
+    e.objects.some((o) => o.includes('QuietComfort')),
+    'reported as an object',
+  )
 })
 
 t.test('entity confidence: every entity has one in [0.5, 1], mentions keep their spans', async (t) => {
@@ -172,5 +282,8 @@ t.test('entity confidence: every entity has one in [0.5, 1], mentions keep their
   const all = extractEntities(tokenize(text), { all: true })
   t.ok(all.length >= ents.length, 'nothing is dropped when all are asked for')
   const kept = new Set(ents.map((e) => `${e.type}|${e.name}`))
-  t.ok(all.every((e) => kept.has(`${e.type}|${e.name}`) === e.confidence! >= 0.5), 'exactly the entities under 0.5 are dropped')
+  t.ok(
+    all.every((e) => kept.has(`${e.type}|${e.name}`) === e.confidence! >= 0.5),
+    'exactly the entities under 0.5 are dropped',
+  )
 })

@@ -37,9 +37,14 @@ t.test('the registry names each rule once and describes it', async (t) => {
 })
 
 t.test('fbis-source-line', async (t) => {
-  const text = 'Radiation Leak Reported at Plant\nAU0202111694 Paris AFP in English 0107 GMT 2 Feb 94\nThe leak was reported by workers at the plant.'
+  const text =
+    'Radiation Leak Reported at Plant\nAU0202111694 Paris AFP in English 0107 GMT 2 Feb 94\nThe leak was reported by workers at the plant.'
   const { doc, mentions } = given(text, ['ORG:Plant\nAU0202111694 Paris'])
-  t.same(show(rule('fbis-source-line').apply(doc, mentions, ctx)), ['LOC:Paris', 'ORG:AFP'], 'the place and the source replace the span that ran into the code')
+  t.same(
+    show(rule('fbis-source-line').apply(doc, mentions, ctx)),
+    ['LOC:Paris', 'ORG:AFP'],
+    'the place and the source replace the span that ran into the code',
+  )
   const prose = 'The shipment left Paris in May, and the buyer in Lyon paid for it in English pounds.'
   const p = given(prose, ['LOC:Paris', 'LOC:Lyon'])
   t.same(show(rule('fbis-source-line').apply(p.doc, p.mentions, ctx)), ['LOC:Paris', 'LOC:Lyon'], 'no document code: nothing changes')
@@ -49,10 +54,17 @@ t.test('place-source-line', async (t) => {
   const text = 'Tokyo MAINICHI SHIMBUN\nOW1203123494 Tokyo KYODO in English 1150 GMT 12 Mar 94\nThe ministry said the talks would resume.'
   const { doc, mentions } = given(text, ['ORG:Tokyo MAINICHI'])
   const out = show(rule('place-source-line').apply(doc, mentions, ctx))
-  t.ok(out.includes('LOC:Tokyo') && out.includes('ORG:MAINICHI SHIMBUN'), `a line of a place and a source in capitals (got ${out.join(', ')})`)
+  t.ok(
+    out.includes('LOC:Tokyo') && out.includes('ORG:MAINICHI SHIMBUN'),
+    `a line of a place and a source in capitals (got ${out.join(', ')})`,
+  )
   const release = 'Boston ACME CORP\nAcme Corp said on Monday it would open a second office in the city next year.'
   const r = given(release, ['ORG:ACME CORP', 'ORG:Acme Corp'])
-  t.same(show(rule('place-source-line').apply(r.doc, r.mentions, ctx)), ['ORG:ACME CORP', 'ORG:Acme Corp'], 'outside monitored-press documents it does not fire')
+  t.same(
+    show(rule('place-source-line').apply(r.doc, r.mentions, ctx)),
+    ['ORG:ACME CORP', 'ORG:Acme Corp'],
+    'outside monitored-press documents it does not fire',
+  )
 })
 
 t.test('agency-dateline', async (t) => {
@@ -60,7 +72,15 @@ t.test('agency-dateline', async (t) => {
   const { doc, mentions } = given(text, ['LOC:LOS ANGELES'])
   t.same(show(rule('agency-dateline').apply(doc, mentions, ctx)), ['LOC:LOS ANGELES', 'ORG:AP'])
   const two = given('BRISBANE, Australia (AP)\nThe state government said the floods had passed.', ['LOC:BRISBANE', 'LOC:Australia'])
-  t.same(show(rule('agency-dateline').apply(two.doc, two.mentions, ctx)), ['LOC:BRISBANE', 'LOC:Australia', 'ORG:AP'], 'places and a comma before the bracket')
+  t.same(
+    show(rule('agency-dateline').apply(two.doc, two.mentions, ctx)),
+    ['LOC:BRISBANE', 'LOC:Australia', 'ORG:AP'],
+    'places and a comma before the bracket',
+  )
   const prose = given('Our team opened an office near the river in Dortmund (NRW)\nSales grew.', ['LOC:Dortmund'])
-  t.same(show(rule('agency-dateline').apply(prose.doc, prose.mentions, ctx)), ['LOC:Dortmund'], 'a code in brackets after a place in a sentence is no agency')
+  t.same(
+    show(rule('agency-dateline').apply(prose.doc, prose.mentions, ctx)),
+    ['LOC:Dortmund'],
+    'a code in brackets after a place in a sentence is no agency',
+  )
 })

@@ -3,11 +3,23 @@ import t from 'tap'
 import { HiddenLayer } from '../../src/nlp/layer.ts'
 
 /** The JavaScript first layer as it was: four sums per unit over the non-zero groups, in input order. */
-function reference(w: Float32Array, b: Float32Array, hidden: number, inputs: number, x: Float64Array, runStart: Int32Array, runEnd: Int32Array, runs: number): Float64Array {
+function reference(
+  w: Float32Array,
+  b: Float32Array,
+  hidden: number,
+  inputs: number,
+  x: Float64Array,
+  runStart: Int32Array,
+  runEnd: Int32Array,
+  runs: number,
+): Float64Array {
   const out = new Float64Array(hidden)
   for (let j = 0; j < hidden; j++) {
     const o = j * inputs
-    let a0 = b[j], a1 = 0, a2 = 0, a3 = 0
+    let a0 = b[j],
+      a1 = 0,
+      a2 = 0,
+      a3 = 0
     let q = 0
     for (let r = 0; r < runs; r++) {
       for (let k = o + runStart[r], e = o + runEnd[r]; k < e; k += 4, q += 4) {
@@ -34,7 +46,12 @@ function rng(seed: number) {
 
 t.test('same activations as the JavaScript loop, even and odd unit counts, sparse inputs', async (t) => {
   const rand = rng(7)
-  for (const [hidden, inputs] of [[64, 1004], [5, 40], [1, 8], [2, 4]]) {
+  for (const [hidden, inputs] of [
+    [64, 1004],
+    [5, 40],
+    [1, 8],
+    [2, 4],
+  ]) {
     const w = Float32Array.from({ length: hidden * inputs }, () => (rand() - 0.5) * 2 ** (rand() * 8 - 4))
     const b = Float32Array.from({ length: hidden }, () => rand() - 0.5)
     const layer = new HiddenLayer(w, b, hidden, inputs)

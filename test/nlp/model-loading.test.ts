@@ -24,9 +24,17 @@ t.test('importing src/nlp/index.ts reads no model; loadModels reads them all', a
   })
   const nlp = await import('../../src/nlp/index.ts')
   // The model's name is read from meta.json, which holds no model.
-  t.same(read.filter((f) => f !== 'meta.json'), [], 'no model file read on import')
+  t.same(
+    read.filter((f) => f !== 'meta.json'),
+    [],
+    'no model file read on import',
+  )
   nlp.loadModels()
-  t.same(read.filter((f) => f !== 'meta.json').sort(), ['entity-confidence.json', 'ner.bin.gz', 'relations.json', 'sentiment.bin.gz'], 'every model read by loadModels')
+  t.same(
+    read.filter((f) => f !== 'meta.json').sort(),
+    ['entity-confidence.json', 'ner.bin.gz', 'relations.json', 'sentiment.bin.gz'],
+    'every model read by loadModels',
+  )
   const before = read.length
   const a = nlp.analyze('Tim Cook runs Apple in Cupertino.', { language: 'en' })
   t.ok(a.entities.persons.length > 0, 'the loaded models analyze')

@@ -27,7 +27,10 @@ t.test('entities, CoNLL-2003 dev slice', { skip: !hasData('conll2003/dev_docs.js
 t.test('relations, CoNLL04 dev slice', { skip: !hasData('conll04/dev_grouped.jsonl') && 'shared data absent' }, async (t) => {
   const board = new Scoreboard()
   for (const ex of readJsonl('conll04/dev_grouped.jsonl').slice(0, 60)) {
-    board.compare(goldCanon(ex).triples, analyze(ex.text, { language: 'en' }).relations.map((r) => `${r.type}|${r.source}|${r.target}`))
+    board.compare(
+      goldCanon(ex).triples,
+      analyze(ex.text, { language: 'en' }).relations.map((r) => `${r.type}|${r.source}|${r.target}`),
+    )
   }
   const f1 = board.micro().f1
   t.ok(f1 >= 0.35, `triple micro-F1 ${f1.toFixed(3)} ≥ 0.35`)
@@ -36,7 +39,9 @@ t.test('relations, CoNLL04 dev slice', { skip: !hasData('conll04/dev_grouped.jso
 t.test('sentiment, NewsMTSC held-out slice', { skip: !hasData('newsmtsc/train.jsonl') && 'shared data absent' }, async (t) => {
   const gold: string[] = []
   const pred: string[] = []
-  for (const ex of readJsonl('newsmtsc/train.jsonl').filter((r) => isHeldOut(r.sentence_id ?? r.id)).slice(0, 500)) {
+  for (const ex of readJsonl('newsmtsc/train.jsonl')
+    .filter((r) => isHeldOut(r.sentence_id ?? r.id))
+    .slice(0, 500)) {
     const doc = tokenize(ex.text)
     const idx = doc.tokens.flatMap((x, i) => (x.start < ex.end! && x.end > ex.start! ? [i] : []))
     if (!idx.length) continue
@@ -63,17 +68,27 @@ t.test("sentiment heads: the loaded model's per-row scores give the pools' input
     const a = sentimentInput(m, doc, words, [{ first: i, last: i + 2 }], 0)
     const b = sentimentInput(computed, doc, words, [{ first: i, last: i + 2 }], 0)
     t.equal(a.length, inputsOf(m))
-    t.ok(a.every((x, k) => Object.is(x, b[k])), text)
+    t.ok(
+      a.every((x, k) => Object.is(x, b[k])),
+      text,
+    )
   }
 })
 
 t.test('models/meta.json names the model and holds the checksum of every model file', async (t) => {
   const { createHash } = await import('node:crypto')
   const { readFileSync } = await import('node:fs')
-  const meta = JSON.parse(readFileSync(new URL('../../models/meta.json', import.meta.url), 'utf8')) as { name: string; files: Record<string, string> }
+  const meta = JSON.parse(readFileSync(new URL('../../models/meta.json', import.meta.url), 'utf8')) as {
+    name: string
+    files: Record<string, string>
+  }
   t.equal(meta.name, MODEL_NAME)
   for (const f of ['ner.bin.gz', 'entity-confidence.json', 'relations.json', 'sentiment.bin.gz']) {
-    const sum = 'sha256:' + createHash('sha256').update(readFileSync(new URL(`../../models/${f}`, import.meta.url))).digest('hex')
+    const sum =
+      'sha256:' +
+      createHash('sha256')
+        .update(readFileSync(new URL(`../../models/${f}`, import.meta.url)))
+        .digest('hex')
     t.equal(meta.files[f], sum, `${f} is the file meta.json was written for`)
   }
 })

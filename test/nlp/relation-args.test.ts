@@ -31,7 +31,12 @@ t.test('an argument whose name contradicts its type fills no relation', async (t
 t.test('partner_of and competitor_of join two of a kind, never a place', async (t) => {
   const partner = PATTERNS.findIndex((p) => p.type === 'partner_of')
   const rival = PATTERNS.findIndex((p) => p.type === 'competitor_of')
-  const pair = (a: EntityType, b: EntityType) => ({ source: anchor(entity(a, 'A'), 0), target: anchor(entity(b, 'B'), 3), sent: 0, sent2: 0 })
+  const pair = (a: EntityType, b: EntityType) => ({
+    source: anchor(entity(a, 'A'), 0),
+    target: anchor(entity(b, 'B'), 3),
+    sent: 0,
+    sent2: 0,
+  })
   t.notOk(patternOnlyMatch(pair('LOC', 'ORG'), [partner]), '<city> partner_of <organisation>')
   t.notOk(patternOnlyMatch(pair('ORG', 'LOC'), [partner]))
   t.notOk(patternOnlyMatch(pair('PER', 'ORG'), [rival]))
@@ -40,8 +45,16 @@ t.test('partner_of and competitor_of join two of a kind, never a place', async (
 })
 
 t.test('a press release: no company works for its CEO', async (t) => {
-  const a = analyze('Acme Robotics today announced a new warehouse robot. The company said CEO Jane Smith will present it in Boston.' + FILLER, { language: 'en' })
-  t.notOk(a.relations.some((r) => r.type === 'works_for' && (a.entities.organizations.includes(r.source) || /^CEO\b/.test(r.source) || /^CEO\b/.test(r.target))), JSON.stringify(a.relations))
+  const a = analyze(
+    'Acme Robotics today announced a new warehouse robot. The company said CEO Jane Smith will present it in Boston.' + FILLER,
+    { language: 'en' },
+  )
+  t.notOk(
+    a.relations.some(
+      (r) => r.type === 'works_for' && (a.entities.organizations.includes(r.source) || /^CEO\b/.test(r.source) || /^CEO\b/.test(r.target)),
+    ),
+    JSON.stringify(a.relations),
+  )
   t.notOk(a.relations.some((r) => r.type === 'partner_of' && a.entities.locations.includes(r.source)))
 })
 
@@ -59,24 +72,47 @@ t.test('a relation across two sentences has both as evidence', async (t) => {
 })
 
 t.test('pattern-only confidences come from the committed labelled sample', async (t) => {
-  const rows = readFileSync(LABELS_FILE, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; correct: boolean; evidence: string })
+  const rows = readFileSync(LABELS_FILE, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { type: string; correct: boolean; evidence: string })
   t.ok(rows.length >= 100, `${rows.length} labelled predictions`)
-  for (const type of ['acquired', 'partner_of', 'competitor_of']) t.ok(rows.some((r) => r.type === type), type)
-  const model = JSON.parse(readFileSync(new URL('../../models/relations.json', import.meta.url), 'utf8')) as { patternConfidence: Record<string, number> }
+  for (const type of ['acquired', 'partner_of', 'competitor_of'])
+    t.ok(
+      rows.some((r) => r.type === type),
+      type,
+    )
+  const model = JSON.parse(readFileSync(new URL('../../models/relations.json', import.meta.url), 'utf8')) as {
+    patternConfidence: Record<string, number>
+  }
   t.same(model.patternConfidence, patternConfidence(), 'the committed model holds what the labels give')
   const acquired = rows.filter((r) => r.type === 'acquired')
   const rate = acquired.filter((r) => r.correct).length / acquired.length
   const k = String(PATTERNS.findIndex((p) => p.type === 'acquired'))
-  t.ok(Math.abs(model.patternConfidence[k] - rate) < 0.05, `acquired ${model.patternConfidence[k]} near its labelled precision ${rate.toFixed(3)}`)
+  t.ok(
+    Math.abs(model.patternConfidence[k] - rate) < 0.05,
+    `acquired ${model.patternConfidence[k]} near its labelled precision ${rate.toFixed(3)}`,
+  )
 })
 
 t.test('an engine entity matches the gold cluster of its canonical name', async (t) => {
   const text = 'Marco Cimatti founded Cimatti in Bologna. Cimatti built mopeds.'
   const rel: RelDoc = {
-    id: 'x', domain: 'redocred', text, triples: new Set(), annotated: new Set(), trained: new Set(),
+    id: 'x',
+    domain: 'redocred',
+    text,
+    triples: new Set(),
+    annotated: new Set(),
+    trained: new Set(),
     clusters: [
       { type: 'PER', mentions: [{ start: 0, end: 13, text: 'Marco Cimatti' }] },
-      { type: 'ORG', mentions: [{ start: 22, end: 29, text: 'Cimatti' }, { start: 42, end: 49, text: 'Cimatti' }] },
+      {
+        type: 'ORG',
+        mentions: [
+          { start: 22, end: 29, text: 'Cimatti' },
+          { start: 42, end: 49, text: 'Cimatti' },
+        ],
+      },
     ],
   }
   // The engine merged the company's mentions into the person (surname join).

@@ -58,8 +58,14 @@ const ONE_DIRECTION: [string, string, string][] = [
 for (const [sentence, inner, outer] of ONE_DIRECTION) {
   t.test(`located_in one way only: ${sentence}`, async (t) => {
     const a = analyze(sentence + FILLER, { language: 'en' })
-    t.ok(a.relations.some((r) => r.type === 'located_in' && r.source === inner && r.target === outer), `${inner} in ${outer}`)
-    t.notOk(a.relations.some((r) => r.type === 'located_in' && r.source === outer && r.target === inner), `not ${outer} in ${inner}`)
+    t.ok(
+      a.relations.some((r) => r.type === 'located_in' && r.source === inner && r.target === outer),
+      `${inner} in ${outer}`,
+    )
+    t.notOk(
+      a.relations.some((r) => r.type === 'located_in' && r.source === outer && r.target === inner),
+      `not ${outer} in ${inner}`,
+    )
   })
 }
 
@@ -67,7 +73,9 @@ for (const [sentence, inner, outer] of ONE_DIRECTION) {
 // is now learned from Re-DocRED too, whose articles rarely annotate it, and scores below its
 // reporting threshold there.
 t.test('a pronoun resolves to the canonical entity', async (t) => {
-  const a = analyze('Angela Merkel grew up in Templin. Years later she married Joachim Sauer, a chemist, in Berlin.' + FILLER, { language: 'en' })
+  const a = analyze('Angela Merkel grew up in Templin. Years later she married Joachim Sauer, a chemist, in Berlin.' + FILLER, {
+    language: 'en',
+  })
   const r = a.relations.find((r) => r.type === 'family_of' && r.target === 'Joachim Sauer')
   t.ok(r, JSON.stringify(a.relations))
   t.equal(r?.source, 'Angela Merkel')
@@ -80,7 +88,10 @@ t.test('short names in relations resolve to the full name', async (t) => {
     t.not(r.source, 'Cook')
     t.not(r.target, 'Cook')
   }
-  t.ok(a.relations.some((r) => r.source === 'Tim Cook' && r.type === 'born_in'), JSON.stringify(a.relations))
+  t.ok(
+    a.relations.some((r) => r.source === 'Tim Cook' && r.type === 'born_in'),
+    JSON.stringify(a.relations),
+  )
 })
 
 t.test('no relations in a text without entities', async (t) => {

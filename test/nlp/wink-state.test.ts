@@ -9,7 +9,8 @@ import model from 'wink-eng-lite-web-model'
 import { analyze } from '../../src/nlp/index.ts'
 import { tokenize, winkCacheSize } from '../../src/nlp/tokens.ts'
 
-const TRUMP = "Trump's senior staff met on Monday. Kellyanne Conway's office in Washington said the meeting with Reince Priebus went well, and Jared Kushner's team flew to New York."
+const TRUMP =
+  "Trump's senior staff met on Monday. Kellyanne Conway's office in Washington said the meeting with Reince Priebus went well, and Jared Kushner's team flew to New York."
 const CLINTON = "Mrs. Clinton's base views her potential presidency more favorably than does Mr. Trump's."
 
 const values = (text: string) => tokenize(text).tokens.map((k) => k.text)
@@ -18,7 +19,7 @@ const full = (text: string) => JSON.stringify({ tokens: tokenize(text), analysis
 /** Deterministic generator of words no dictionary has: "Qervan", "zulpik's", "Vokra-Tinel", … */
 function unseenWords(seed: number) {
   let s = seed >>> 0
-  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32)
+  const rnd = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32
   const C = 'bcdfgklmnprstvxz'
   const V = 'aeiou'
   const syl = () => C[Math.floor(rnd() * C.length)] + V[Math.floor(rnd() * V.length)] + C[Math.floor(rnd() * C.length)]
@@ -40,7 +41,7 @@ t.test("Trump's: the same tokens and analysis before and after reading other tex
   const full0 = full(TRUMP)
   t.same(tokens0.slice(0, 3), ['Trump', "'s", 'senior'], 'fresh: the possessive is split')
 
-  t.ok(values(CLINTON).includes("Trump's"), "in this text wink keeps \"Trump's\" whole (the word that used to stick)")
+  t.ok(values(CLINTON).includes("Trump's"), 'in this text wink keeps "Trump\'s" whole (the word that used to stick)')
   const next = unseenWords(1)
   for (let i = 0; i < 50; i++) full(`${next()} met ${next()} and ${next()} in ${next()} on Friday. ${next()} ${next()} said so.`)
 
@@ -71,11 +72,25 @@ t.test('every text is read as by a freshly loaded wink instance', async (t) => {
     const fresh = winkNLP(model, ['sbd', 'pos'])
     const doc = fresh.readDoc(text)
     const its = fresh.its
-    const expected = doc.tokens().out(its.value).filter((v: string) => v.trim() !== '')
-    const posExpected = doc.tokens().out(its.pos).filter((_: string, i: number) => doc.tokens().out(its.value)[i].trim() !== '')
+    const expected = doc
+      .tokens()
+      .out(its.value)
+      .filter((v: string) => v.trim() !== '')
+    const posExpected = doc
+      .tokens()
+      .out(its.pos)
+      .filter((_: string, i: number) => doc.tokens().out(its.value)[i].trim() !== '')
     const got = tokenize(text).tokens
-    t.same(got.map((k) => k.text), expected, `tokens of ${text.slice(0, 30)}…`)
-    t.same(got.map((k) => k.pos), posExpected, `POS of ${text.slice(0, 30)}…`)
+    t.same(
+      got.map((k) => k.text),
+      expected,
+      `tokens of ${text.slice(0, 30)}…`,
+    )
+    t.same(
+      got.map((k) => k.pos),
+      posExpected,
+      `POS of ${text.slice(0, 30)}…`,
+    )
   }
 })
 

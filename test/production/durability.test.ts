@@ -26,7 +26,8 @@ t.test('PGlite, kill -9 after answers were sent: every answered request is still
   }
   const env = { DATA_DIR: dataDir, DATABASE_URL: '', ANALYSIS_WORKERS: '0' }
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
-  const used = async (base: string) => ((await (await fetch(`${base}/v1/quota`, { headers })).json()) as { daily: { used: number } }).daily.used
+  const used = async (base: string) =>
+    ((await (await fetch(`${base}/v1/quota`, { headers })).json()) as { daily: { used: number } }).daily.used
 
   const first = await startServerProcess(env, 180_000)
   t.teardown(() => first.child.kill('SIGKILL'))
@@ -39,7 +40,11 @@ t.test('PGlite, kill -9 after answers were sent: every answered request is still
   }
   const burst = await Promise.all(
     Array.from({ length: 14 }, async (_, i) => {
-      const res = await fetch(`${first.url}/v1/analyze`, { method: 'POST', headers, body: JSON.stringify({ text: englishText(10 + (i % 7)) }) })
+      const res = await fetch(`${first.url}/v1/analyze`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ text: englishText(10 + (i % 7)) }),
+      })
       await res.arrayBuffer()
       return res.status
     }),

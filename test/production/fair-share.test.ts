@@ -13,7 +13,8 @@ import { plans } from '../../src/db/schema/index.ts'
 
 const SCRIPTED = new URL('../fixtures/workers/scripted-worker.mjs', import.meta.url).href
 /** Workers that answer plain texts at once (test/fixtures/workers/scripted-worker.mjs): no model to load. */
-const scriptedPool = (workers = 1) => createPoolAnalyzer({ workers, queueMax: 16, timeoutMs: 60_000, filename: SCRIPTED, shares: DEFAULT_QUEUE_SHARES })
+const scriptedPool = (workers = 1) =>
+  createPoolAnalyzer({ workers, queueMax: 16, timeoutMs: 60_000, filename: SCRIPTED, shares: DEFAULT_QUEUE_SHARES })
 
 async function until(cond: () => boolean | Promise<boolean>, what: string, ms = 30_000) {
   const end = Date.now() + ms
@@ -54,7 +55,14 @@ function send(
       let raw = ''
       res.setEncoding('utf8')
       res.on('data', (c: string) => (raw += c))
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: raw ? JSON.parse(raw) : undefined, ms: performance.now() - started }))
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          headers: res.headers,
+          body: raw ? JSON.parse(raw) : undefined,
+          ms: performance.now() - started,
+        }),
+      )
     })
     req.on('error', () => resolve('hung up'))
     if (opts.hangUpAfterMs !== undefined) timer = setTimeout(() => req.destroy(), opts.hangUpAfterMs)
@@ -71,7 +79,12 @@ const analyzeBody = (text: string) => JSON.stringify({ text })
 for (const driver of DRIVERS) {
   t.test(`${driver}: the burst limit comes after the token and before validation; never counted`, async (t) => {
     const clock = manualClock()
-    const h = await buildTestApp(t, { driver, clock, analyzer: await scriptedPool(), config: { rateLimits: { free: { perSecond: 2, burst: 3 } } } })
+    const h = await buildTestApp(t, {
+      driver,
+      clock,
+      analyzer: await scriptedPool(),
+      config: { rateLimits: { free: { perSecond: 2, burst: 3 } } },
+    })
     const { account, token, tokenId } = await h.account('free')
     await h.app.listen({ port: 0, host: '127.0.0.1' })
     const port = (h.app.server.address() as { port: number }).port
@@ -130,17 +143,24 @@ for (const driver of DRIVERS) {
     const customer = await h.account('business')
     await h.app.listen({ port: 0, host: '127.0.0.1' })
     const port = (h.app.server.address() as { port: number }).port
-    const flood = await Promise.all(Array.from({ length: 60 }, () => send(port, { token: attacker.token, body: analyzeBody('too short') }).then(answered)))
+    const flood = await Promise.all(
+      Array.from({ length: 60 }, () => send(port, { token: attacker.token, body: analyzeBody('too short') }).then(answered)),
+    )
     const codes = flood.map((a) => `${a.status} ${a.body.code}`)
     const count = (c: string) => codes.filter((x) => x === c).length
     t.equal(count('400 TEXT_TOO_SHORT'), 10, 'the free plan’s burst of 10 is validated')
     t.equal(count('429 RATE_LIMITED'), 50, 'the other 50 are refused before their body is read')
-    t.ok(flood.filter((a) => a.status === 429).every((a) => a.headers['retry-after'] === '1' && a.body.retryAfter === 1), 'each with Retry-After: 1')
+    t.ok(
+      flood.filter((a) => a.status === 429).every((a) => a.headers['retry-after'] === '1' && a.body.retryAfter === 1),
+      'each with Retry-After: 1',
+    )
     const good = answered(await send(port, { token: customer.token, body: analyzeBody(englishText(1)) }))
     t.equal(good.status, 200, 'another account is not affected')
     t.equal(await h.repos.usage.usedOn(attacker.account.id, utcDay(clock())), 0, 'nothing of the flood is counted')
     clock.advance(1000)
-    const after = await Promise.all(Array.from({ length: 6 }, (_, i) => send(port, { token: attacker.token, body: analyzeBody(englishText(10 + i)) }).then(answered)))
+    const after = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => send(port, { token: attacker.token, body: analyzeBody(englishText(10 + i)) }).then(answered)),
+    )
     t.same(
       after.map((a) => a.status).sort(),
       [200, 200, 200, 200, 200, 429],
@@ -148,89 +168,107 @@ for (const driver of DRIVERS) {
     )
   })
 
-  t.test(`${driver}: a free account hanging up on large texts cannot starve a paying customer; its started extractions count`, async (t) => {
-    // Scripted workers: each of the attacker's analyses holds a worker for 1 s (a large text),
-    // each of the customer's for 10 ms, sleeping rather than spinning, so that the costs hold on
-    // a loaded machine and the cores stay with the server's main thread. The burst limit is off
-    // here: the queue must be fair on its own.
-    const ATTACK_MS = 1000
-    const analyzer: PoolAnalyzer = await scriptedPool(2)
-    const clock = manualClock()
-    const h = await buildTestApp(t, { driver, clock, analyzer })
-    // The attacker's daily quota must not end the attack during the test.
-    await h.database.db.update(plans).set({ dailyLimit: 1_000_000 }).where(eq(plans.name, 'free'))
-    const attacker = await h.account('free')
-    const customer = await h.account('business')
-    await h.app.listen({ port: 0, host: '127.0.0.1' })
-    const port = (h.app.server.address() as { port: number }).port
-    const day = utcDay(clock())
+  t.test(
+    `${driver}: a free account hanging up on large texts cannot starve a paying customer; its started extractions count`,
+    async (t) => {
+      // Scripted workers: each of the attacker's analyses holds a worker for 1 s (a large text),
+      // each of the customer's for 10 ms, sleeping rather than spinning, so that the costs hold on
+      // a loaded machine and the cores stay with the server's main thread. The burst limit is off
+      // here: the queue must be fair on its own.
+      const ATTACK_MS = 1000
+      const analyzer: PoolAnalyzer = await scriptedPool(2)
+      const clock = manualClock()
+      const h = await buildTestApp(t, { driver, clock, analyzer })
+      // The attacker's daily quota must not end the attack during the test.
+      await h.database.db.update(plans).set({ dailyLimit: 1_000_000 }).where(eq(plans.name, 'free'))
+      const attacker = await h.account('free')
+      const customer = await h.account('business')
+      await h.app.listen({ port: 0, host: '127.0.0.1' })
+      const port = (h.app.server.address() as { port: number }).port
+      const day = utcDay(clock())
 
-    // 8 connections, each sending a large text and hanging up 500 ms later, again and again, at
-    // most one request per connection each 500 ms: 16 req/s, far more than 2 workers take at
-    // 1 s each, and few enough that the test's own main thread (and PGlite's) keeps up with it
-    // on a loaded machine, so that what is measured is the queue, not a flood (the burst limit's
-    // concern, tested above).
-    let attacking = true
-    let attacks = 0
-    let attacksDuring: number
-    const ATTACKS_DURING = 32
-    const attackerAnswers: Record<string, number> = {}
-    const attackLoop = async (c: number) => {
-      for (let i = 0; attacking; i++) {
-        const started = Date.now()
-        const a = await send(port, { token: attacker.token, body: analyzeBody(`[sleep:${ATTACK_MS}] ${englishText(c * 10_000 + i)}`), hangUpAfterMs: 500 })
-        attacks++
-        const key = a === 'hung up' ? 'hung up' : String(a.status)
-        attackerAnswers[key] = (attackerAnswers[key] ?? 0) + 1
-        const rest = 500 - (Date.now() - started)
-        if (rest > 0) await new Promise((r) => setTimeout(r, rest))
+      // 8 connections, each sending a large text and hanging up 500 ms later, again and again, at
+      // most one request per connection each 500 ms: 16 req/s, far more than 2 workers take at
+      // 1 s each, and few enough that the test's own main thread (and PGlite's) keeps up with it
+      // on a loaded machine, so that what is measured is the queue, not a flood (the burst limit's
+      // concern, tested above).
+      let attacking = true
+      let attacks = 0
+      let attacksDuring: number
+      const ATTACKS_DURING = 32
+      const attackerAnswers: Record<string, number> = {}
+      const attackLoop = async (c: number) => {
+        for (let i = 0; attacking; i++) {
+          const started = Date.now()
+          const a = await send(port, {
+            token: attacker.token,
+            body: analyzeBody(`[sleep:${ATTACK_MS}] ${englishText(c * 10_000 + i)}`),
+            hangUpAfterMs: 500,
+          })
+          attacks++
+          const key = a === 'hung up' ? 'hung up' : String(a.status)
+          attackerAnswers[key] = (attackerAnswers[key] ?? 0) + 1
+          const rest = 500 - (Date.now() - started)
+          if (rest > 0) await new Promise((r) => setTimeout(r, rest))
+        }
       }
-    }
-    const loops = Array.from({ length: 8 }, (_, c) => attackLoop(c))
-    const customerAnswers: Answer[] = []
-    try {
-      await until(() => analyzer.stats!().utilization === 1, 'the attacker to hold both workers', 120_000)
-      // The customer, one request at a time, while the attack goes on: at least ten requests,
-      // and on until the attack has sent a few seconds' worth meanwhile (a fast machine answers
-      // the ten before the attack has done much), with a cap so that the test ends.
-      const attacksBefore = attacks
-      for (let i = 0; i < 10 || (attacks - attacksBefore < ATTACKS_DURING && i < 400); i++) {
-        customerAnswers.push(answered(await send(port, { token: customer.token, body: analyzeBody(`[sleep:10] ${englishText(500 + i)}`) })))
+      const loops = Array.from({ length: 8 }, (_, c) => attackLoop(c))
+      const customerAnswers: Answer[] = []
+      try {
+        await until(() => analyzer.stats!().utilization === 1, 'the attacker to hold both workers', 120_000)
+        // The customer, one request at a time, while the attack goes on: at least ten requests,
+        // and on until the attack has sent a few seconds' worth meanwhile (a fast machine answers
+        // the ten before the attack has done much), with a cap so that the test ends.
+        const attacksBefore = attacks
+        for (let i = 0; i < 10 || (attacks - attacksBefore < ATTACKS_DURING && i < 400); i++) {
+          customerAnswers.push(
+            answered(await send(port, { token: customer.token, body: analyzeBody(`[sleep:10] ${englishText(500 + i)}`) })),
+          )
+        }
+        attacksDuring = attacks - attacksBefore
+      } finally {
+        attacking = false
+        await Promise.all(loops)
       }
-      attacksDuring = attacks - attacksBefore
-    } finally {
-      attacking = false
-      await Promise.all(loops)
-    }
-    await until(() => analyzer.stats!().utilization === 0 && analyzer.stats!().queued === 0, 'the pool to drain', 120_000)
-    await until(() => h.app.ctx.refunds!.pending() === 0, 'refunds to be written')
-    const customerUsed = () => h.repos.usage.usedOn(customer.account.id, day)
+      await until(() => analyzer.stats!().utilization === 0 && analyzer.stats!().queued === 0, 'the pool to drain', 120_000)
+      await until(() => h.app.ctx.refunds!.pending() === 0, 'refunds to be written')
+      const customerUsed = () => h.repos.usage.usedOn(customer.account.id, day)
 
-    t.same([...new Set(customerAnswers.map((a) => a.status))], [200], 'every one of the customer’s requests is served (no 503)')
-    // Its latency is reported, not asserted: on a loaded machine (PGlite runs on the server's
-    // main thread) it measures the machine more than the queue. The order of turns is asserted
-    // in the pool test below; the p99 ratio is measured by `npm run bench -- --only abuse`.
-    const times = customerAnswers.map((a) => a.ms).sort((a, b) => a - b)
-    t.comment(`the customer's requests took ${times.map((x) => x.toFixed(0)).join(', ')} ms`)
-    t.ok(attacksDuring >= ATTACKS_DURING, `the attack went on throughout (${attacksDuring} requests while the customer was served; in all ${JSON.stringify(attackerAnswers)})`)
+      t.same([...new Set(customerAnswers.map((a) => a.status))], [200], 'every one of the customer’s requests is served (no 503)')
+      // Its latency is reported, not asserted: on a loaded machine (PGlite runs on the server's
+      // main thread) it measures the machine more than the queue. The order of turns is asserted
+      // in the pool test below; the p99 ratio is measured by `npm run bench -- --only abuse`.
+      const times = customerAnswers.map((a) => a.ms).sort((a, b) => a - b)
+      t.comment(`the customer's requests took ${times.map((x) => x.toFixed(0)).join(', ')} ms`)
+      t.ok(
+        attacksDuring >= ATTACKS_DURING,
+        `the attack went on throughout (${attacksDuring} requests while the customer was served; in all ${JSON.stringify(attackerAnswers)})`,
+      )
 
-    // Every attacker extraction that ran is counted, hang-up or not; the skipped ones are not.
-    const metrics = (await h.app.inject({ url: '/metrics' })).body
-    const extractions = Number(/^analysis_duration_seconds_count (\d+)$/m.exec(metrics)![1])
-    const attackerExtractions = extractions - customerAnswers.length
-    t.ok(attackerExtractions > 0, `${attackerExtractions} of the attacker's extractions ran`)
-    // The last refunds of hang-ups may still be on their way to the database.
-    const attackerUsed = () => h.repos.usage.usedOn(attacker.account.id, day)
-    await until(async () => (await attackerUsed()) === attackerExtractions, 'the count to settle', 10_000).catch(() => {})
-    t.equal(await attackerUsed(), attackerExtractions, 'the attacker is charged exactly for the extractions that ran')
-    t.ok(attackerExtractions < attacks, 'hang-ups before the extraction started are not charged')
-    t.equal(await customerUsed(), customerAnswers.length)
-  })
+      // Every attacker extraction that ran is counted, hang-up or not; the skipped ones are not.
+      const metrics = (await h.app.inject({ url: '/metrics' })).body
+      const extractions = Number(/^analysis_duration_seconds_count (\d+)$/m.exec(metrics)![1])
+      const attackerExtractions = extractions - customerAnswers.length
+      t.ok(attackerExtractions > 0, `${attackerExtractions} of the attacker's extractions ran`)
+      // The last refunds of hang-ups may still be on their way to the database.
+      const attackerUsed = () => h.repos.usage.usedOn(attacker.account.id, day)
+      await until(async () => (await attackerUsed()) === attackerExtractions, 'the count to settle', 10_000).catch(() => {})
+      t.equal(await attackerUsed(), attackerExtractions, 'the attacker is charged exactly for the extractions that ran')
+      t.ok(attackerExtractions < attacks, 'hang-ups before the extraction started are not charged')
+      t.equal(await customerUsed(), customerAnswers.length)
+    },
+  )
 }
 
 t.test('the pool: shares, eviction and turns between accounts', async (t) => {
   // capacity 1 worker + 7 queued = 8 places; free share 1/8 → 1 place, business 3/4 → 6.
-  const analyzer = await createPoolAnalyzer({ workers: 1, queueMax: 7, timeoutMs: 60_000, filename: SCRIPTED, shares: DEFAULT_QUEUE_SHARES })
+  const analyzer = await createPoolAnalyzer({
+    workers: 1,
+    queueMax: 7,
+    timeoutMs: 60_000,
+    filename: SCRIPTED,
+    shares: DEFAULT_QUEUE_SHARES,
+  })
   t.teardown(() => analyzer.close())
   const free = { account: 'a-free', plan: 'free' }
   const business = { account: 'b-business', plan: 'business' }

@@ -23,126 +23,153 @@ async function until(cond: () => boolean | Promise<boolean>, what: string, ms = 
 }
 
 const unavailable = throwawayPostgresUnavailable()
-t.test('PostgreSQL stopped under load: bounded 503s, no 500, no over-counting, recovery without restart', { skip: unavailable }, async (t) => {
-  const pg = await startThrowawayPostgres()
-  t.teardown(() => pg.destroy())
-  const database = await openDatabase({ databaseUrl: pg.url, dataDir: 'unused', maxConnections: 10 })
-  t.teardown(() => database.close())
-  const h = await buildTestApp(t, { database, clock })
-  // Business (50,000 a day): the load below must never meet the daily limit, or 429s would
-  // hide the recovery this test looks for.
-  const { account, token } = await h.account('business')
-  const headers = { authorization: `Bearer ${token}` }
+t.test(
+  'PostgreSQL stopped under load: bounded 503s, no 500, no over-counting, recovery without restart',
+  { skip: unavailable },
+  async (t) => {
+    const pg = await startThrowawayPostgres()
+    t.teardown(() => pg.destroy())
+    const database = await openDatabase({ databaseUrl: pg.url, dataDir: 'unused', maxConnections: 10 })
+    t.teardown(() => database.close())
+    const h = await buildTestApp(t, { database, clock })
+    // Business (50,000 a day): the load below must never meet the daily limit, or 429s would
+    // hide the recovery this test looks for.
+    const { account, token } = await h.account('business')
+    const headers = { authorization: `Bearer ${token}` }
 
-  type Sample = { at: number; ms: number; status: number; code?: string; retryAfter?: string; route: string }
-  const samples: Sample[] = []
-  let running = true
-  let analyzed = 0
-  const client = async (id: number) => {
-    for (let i = 0; running; i++) {
-      const analyze = i % 3 !== 2
-      const started = Date.now()
-      const res = analyze
-        ? await h.app.inject({ method: 'POST', url: '/v1/analyze', headers, payload: { text: englishText((id * 7 + i) % 40) } })
-        : await h.app.inject({ url: '/v1/quota', headers })
-      const body = res.headers['content-type']?.toString().startsWith('application/json') ? res.json() : {}
-      samples.push({ at: started, ms: Date.now() - started, status: res.statusCode, code: body.code, retryAfter: res.headers['retry-after'], route: analyze ? 'analyze' : 'quota' })
-      if (analyze && res.statusCode === 200) analyzed++
-      // While the database is down, a client backs off a little, as Retry-After asks.
-      if (res.statusCode === 503) await sleep(50)
+    type Sample = { at: number; ms: number; status: number; code?: string; retryAfter?: string; route: string }
+    const samples: Sample[] = []
+    let running = true
+    let analyzed = 0
+    const client = async (id: number) => {
+      for (let i = 0; running; i++) {
+        const analyze = i % 3 !== 2
+        const started = Date.now()
+        const res = analyze
+          ? await h.app.inject({ method: 'POST', url: '/v1/analyze', headers, payload: { text: englishText((id * 7 + i) % 40) } })
+          : await h.app.inject({ url: '/v1/quota', headers })
+        const body = res.headers['content-type']?.toString().startsWith('application/json') ? res.json() : {}
+        samples.push({
+          at: started,
+          ms: Date.now() - started,
+          status: res.statusCode,
+          code: body.code,
+          retryAfter: res.headers['retry-after'],
+          route: analyze ? 'analyze' : 'quota',
+        })
+        if (analyze && res.statusCode === 200) analyzed++
+        // While the database is down, a client backs off a little, as Retry-After asks.
+        if (res.statusCode === 503) await sleep(50)
+      }
     }
-  }
-  const clients = Array.from({ length: 8 }, (_, id) => client(id))
+    const clients = Array.from({ length: 8 }, (_, id) => client(id))
 
-  await sleep(1500)
-  const servedBeforeStop = analyzed
-  const stoppedAt = Date.now()
-  await pg.stop()
-  t.comment(`PostgreSQL stopped in ${Date.now() - stoppedAt} ms`)
-  await sleep(3000)
-  const downSince = stoppedAt + 500
-  // Every request started a while after the stop is answered 503 DATABASE_UNAVAILABLE promptly.
-  const duringOutage = samples.filter((s) => s.at >= downSince && s.at < Date.now() - 1000)
-  await pg.start()
-  const restartedAt = Date.now()
-  await until(() => samples.some((s) => s.at > restartedAt && s.status === 200 && s.route === 'analyze'), 'a 200 after the restart')
-  const recoveredAfterMs = Date.now() - restartedAt
-  await sleep(1000)
-  running = false
-  await Promise.all(clients)
+    await sleep(1500)
+    const servedBeforeStop = analyzed
+    const stoppedAt = Date.now()
+    await pg.stop()
+    t.comment(`PostgreSQL stopped in ${Date.now() - stoppedAt} ms`)
+    await sleep(3000)
+    const downSince = stoppedAt + 500
+    // Every request started a while after the stop is answered 503 DATABASE_UNAVAILABLE promptly.
+    const duringOutage = samples.filter((s) => s.at >= downSince && s.at < Date.now() - 1000)
+    await pg.start()
+    const restartedAt = Date.now()
+    await until(() => samples.some((s) => s.at > restartedAt && s.status === 200 && s.route === 'analyze'), 'a 200 after the restart')
+    const recoveredAfterMs = Date.now() - restartedAt
+    await sleep(1000)
+    running = false
+    await Promise.all(clients)
 
-  t.ok(servedBeforeStop > 0, `served ${servedBeforeStop} analyses before the stop`)
-  t.ok(duringOutage.length > 10, `${duringOutage.length} requests while the database was down`)
-  t.same([...new Set(duringOutage.map((s) => `${s.status} ${s.code}`))], ['503 DATABASE_UNAVAILABLE'], 'all of them 503 DATABASE_UNAVAILABLE')
-  t.ok(duringOutage.every((s) => s.retryAfter === '5'), 'with Retry-After')
-  const slowest = Math.max(...samples.map((s) => s.ms))
-  t.ok(slowest < 15_000, `no request hung: the slowest took ${slowest} ms (the connect timeout is 5 s; the bound leaves room for a loaded machine)`)
-  t.equal(samples.filter((s) => s.status >= 500 && s.status !== 503).length, 0, 'no 500 at all')
-  t.ok(recoveredAfterMs < 15_000, `recovered ${recoveredAfterMs} ms after the restart, same process`)
+    t.ok(servedBeforeStop > 0, `served ${servedBeforeStop} analyses before the stop`)
+    t.ok(duringOutage.length > 10, `${duringOutage.length} requests while the database was down`)
+    t.same(
+      [...new Set(duringOutage.map((s) => `${s.status} ${s.code}`))],
+      ['503 DATABASE_UNAVAILABLE'],
+      'all of them 503 DATABASE_UNAVAILABLE',
+    )
+    t.ok(
+      duringOutage.every((s) => s.retryAfter === '5'),
+      'with Retry-After',
+    )
+    const slowest = Math.max(...samples.map((s) => s.ms))
+    t.ok(
+      slowest < 15_000,
+      `no request hung: the slowest took ${slowest} ms (the connect timeout is 5 s; the bound leaves room for a loaded machine)`,
+    )
+    t.equal(samples.filter((s) => s.status >= 500 && s.status !== 503).length, 0, 'no 500 at all')
+    t.ok(recoveredAfterMs < 15_000, `recovered ${recoveredAfterMs} ms after the restart, same process`)
 
-  // Refunds that could not be written during the outage are written once it answers again.
-  await until(() => h.app.ctx.refunds!.pending() === 0, 'deferred refunds to be written')
-  const counted = await h.repos.usage.usedOn(account.id, today())
-  t.equal(counted, analyzed, `exactly the ${analyzed} answered analyses are counted (none over-counted)`)
-  t.equal((await h.app.inject({ url: '/readyz' })).statusCode, 200, 'ready again')
-})
+    // Refunds that could not be written during the outage are written once it answers again.
+    await until(() => h.app.ctx.refunds!.pending() === 0, 'deferred refunds to be written')
+    const counted = await h.repos.usage.usedOn(account.id, today())
+    t.equal(counted, analyzed, `exactly the ${analyzed} answered analyses are counted (none over-counted)`)
+    t.equal((await h.app.inject({ url: '/readyz' })).statusCode, 200, 'ready again')
+  },
+)
 
-t.test('a client that disconnects: counted once its extraction started, else refunded; costs no worker; a queued analysis is skipped', async (t) => {
-  const analyzer = await createPoolAnalyzer({
-    workers: 1,
-    queueMax: 4,
-    timeoutMs: 20_000,
-    filename: new URL('../fixtures/workers/scripted-worker.mjs', import.meta.url).href,
-  })
-  const h = await buildTestApp(t, { analyzer, clock })
-  const { account, token } = await h.account('free')
-  await h.app.listen({ port: 0, host: '127.0.0.1' })
-  const port = (h.app.server.address() as { port: number }).port
-  const used = () => h.repos.usage.usedOn(account.id, today())
-
-  /** Sends an analysis over a real socket; `hangUp` destroys the socket (the client goes). */
-  const send = (text: string) => {
-    const body = JSON.stringify({ text })
-    const req = httpRequest({
-      host: '127.0.0.1',
-      port,
-      method: 'POST',
-      path: '/v1/analyze',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+t.test(
+  'a client that disconnects: counted once its extraction started, else refunded; costs no worker; a queued analysis is skipped',
+  async (t) => {
+    const analyzer = await createPoolAnalyzer({
+      workers: 1,
+      queueMax: 4,
+      timeoutMs: 20_000,
+      filename: new URL('../fixtures/workers/scripted-worker.mjs', import.meta.url).href,
     })
-    const done = new Promise<number | 'hung up'>((resolve) => {
-      req.on('response', (res) => {
-        res.resume()
-        res.on('end', () => resolve(res.statusCode!))
+    const h = await buildTestApp(t, { analyzer, clock })
+    const { account, token } = await h.account('free')
+    await h.app.listen({ port: 0, host: '127.0.0.1' })
+    const port = (h.app.server.address() as { port: number }).port
+    const used = () => h.repos.usage.usedOn(account.id, today())
+
+    /** Sends an analysis over a real socket; `hangUp` destroys the socket (the client goes). */
+    const send = (text: string) => {
+      const body = JSON.stringify({ text })
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/v1/analyze',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
       })
-      req.on('error', () => resolve('hung up'))
-    })
-    req.end(body)
-    return { done, hangUp: () => req.destroy() }
-  }
+      const done = new Promise<number | 'hung up'>((resolve) => {
+        req.on('response', (res) => {
+          res.resume()
+          res.on('end', () => resolve(res.statusCode!))
+        })
+        req.on('error', () => resolve('hung up'))
+      })
+      req.end(body)
+      return { done, hangUp: () => req.destroy() }
+    }
 
-  const workers = () => analyzer.pool.threads.map((w) => w.threadId)
-  const before = workers()
-  const marker = path.join(t.testdir(), 'queued-ran')
-  const running = send(`[spin:1500] ${englishText(1)}`)
-  await until(() => analyzer.stats!().utilization === 1, 'the analysis to run')
-  const queued = send(`[touch:${marker}] ${englishText(2)}`)
-  await until(() => analyzer.stats!().queued === 1, 'the second analysis to queue')
-  t.equal(await used(), 2, 'both counted while in progress')
-  running.hangUp()
-  queued.hangUp()
-  t.equal(await running.done, 'hung up')
-  t.equal(await queued.done, 'hung up')
-  await until(async () => (await used()) === 1, 'the refund of the queued one')
-  await until(() => analyzer.stats!().utilization === 0 && analyzer.stats!().queued === 0, 'the running analysis to finish, the queued one to be skipped')
-  t.equal(await used(), 1, 'the one whose extraction had started counts (the work was done); the queued one does not')
-  t.notOk(existsSync(marker), 'the queued analysis of the client that went never ran')
-  t.same(workers(), before, 'the worker that was running the abandoned analysis was kept, not replaced')
+    const workers = () => analyzer.pool.threads.map((w) => w.threadId)
+    const before = workers()
+    const marker = path.join(t.testdir(), 'queued-ran')
+    const running = send(`[spin:1500] ${englishText(1)}`)
+    await until(() => analyzer.stats!().utilization === 1, 'the analysis to run')
+    const queued = send(`[touch:${marker}] ${englishText(2)}`)
+    await until(() => analyzer.stats!().queued === 1, 'the second analysis to queue')
+    t.equal(await used(), 2, 'both counted while in progress')
+    running.hangUp()
+    queued.hangUp()
+    t.equal(await running.done, 'hung up')
+    t.equal(await queued.done, 'hung up')
+    await until(async () => (await used()) === 1, 'the refund of the queued one')
+    await until(
+      () => analyzer.stats!().utilization === 0 && analyzer.stats!().queued === 0,
+      'the running analysis to finish, the queued one to be skipped',
+    )
+    t.equal(await used(), 1, 'the one whose extraction had started counts (the work was done); the queued one does not')
+    t.notOk(existsSync(marker), 'the queued analysis of the client that went never ran')
+    t.same(workers(), before, 'the worker that was running the abandoned analysis was kept, not replaced')
 
-  const kept = send(`[touch:${marker}] ${englishText(3)}`)
-  t.equal(await kept.done, 200, 'a client that waits is served')
-  t.ok(existsSync(marker), 'its analysis ran')
-  t.equal(await used(), 2, 'and counted')
-  const metrics = (await h.app.inject({ url: '/metrics' })).body
-  t.notMatch(metrics, /status="5\d\d"/, 'no 5xx recorded for the hang-ups')
-})
+    const kept = send(`[touch:${marker}] ${englishText(3)}`)
+    t.equal(await kept.done, 200, 'a client that waits is served')
+    t.ok(existsSync(marker), 'its analysis ran')
+    t.equal(await used(), 2, 'and counted')
+    const metrics = (await h.app.inject({ url: '/metrics' })).body
+    t.notMatch(metrics, /status="5\d\d"/, 'no 5xx recorded for the hang-ups')
+  },
+)

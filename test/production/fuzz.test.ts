@@ -42,7 +42,13 @@ async function fuzzApp(t: Test) {
 /** The route pattern a path resolves to, for the contract check (only documented paths). */
 function routeOf(method: string, url: string): string | undefined {
   const path = url.split('?')[0]
-  const documented: Record<string, string> = { '/v1/analyze': 'POST', '/v1/quota': 'GET', '/healthz': 'GET', '/readyz': 'GET', '/metrics': 'GET' }
+  const documented: Record<string, string> = {
+    '/v1/analyze': 'POST',
+    '/v1/quota': 'GET',
+    '/healthz': 'GET',
+    '/readyz': 'GET',
+    '/metrics': 'GET',
+  }
   return documented[path] === method.toUpperCase() ? path : undefined
 }
 
@@ -55,7 +61,23 @@ const padTo = (s: string, min: number) => {
 
 // Characters that break naive text handling.
 const hostile = fc.oneof(
-  fc.constantFrom('\u0000', '\u200f', '\u202e', '\u0301', '\u0308', '\ufeff', '\u2028', '\u00a0', 'ﷺ', '\u0627\u0644\u0639\u0631\u0628\u064a\u0629', 'עברית', '👩‍👩‍👧', '🇫🇷', '𝕏', 'e\u0301\u0302\u0303'),
+  fc.constantFrom(
+    '\u0000',
+    '\u200f',
+    '\u202e',
+    '\u0301',
+    '\u0308',
+    '\ufeff',
+    '\u2028',
+    '\u00a0',
+    'ﷺ',
+    '\u0627\u0644\u0639\u0631\u0628\u064a\u0629',
+    'עברית',
+    '👩‍👩‍👧',
+    '🇫🇷',
+    '𝕏',
+    'e\u0301\u0302\u0303',
+  ),
   fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), // lone surrogates
   fc.integer({ min: 0x10000, max: 0x10ffff }).map((c) => String.fromCodePoint(c)), // astral
   fc.integer({ min: 0x0300, max: 0x036f }).map((c) => String.fromCharCode(c)), // combining marks
@@ -63,7 +85,9 @@ const hostile = fc.oneof(
   fc.constantFrom('Tim Cook ', 'Apple ', 'Berlin. ', 'acquired ', ' works for '),
 )
 const textOf = (length: fc.Arbitrary<number>) =>
-  fc.tuple(fc.array(hostile, { minLength: 1, maxLength: 40 }), length).map(([parts, n]) => [...padTo(parts.join(''), n)].slice(0, n).join(''))
+  fc
+    .tuple(fc.array(hostile, { minLength: 1, maxLength: 40 }), length)
+    .map(([parts, n]) => [...padTo(parts.join(''), n)].slice(0, n).join(''))
 // Mostly short texts (fast), some up to and past the 30,000 code point limit.
 const hostileText = textOf(
   fc.oneof(
@@ -76,26 +100,33 @@ const hostileText = textOf(
 t.test('random Unicode texts: a 200 (counted) or a documented 400 (not), never a 5xx', async (t) => {
   const { send, token } = await fuzzApp(t)
   await fc.assert(
-    fc.asyncProperty(hostileText, fc.option(fc.constantFrom('en', 'de', 'xx', 'zz'), { nil: undefined }), fc.option(fc.constantFrom(...ENCODINGS), { nil: undefined }), async (text, languageHint, offsetEncoding) => {
-      // With an encoding, the mentions are asked for too.
-      const options = { ...(languageHint ? { languageHint } : {}), ...(offsetEncoding ? { include: ['mentions'], offsetEncoding } : {}) }
-      const res = await send({
-        method: 'POST',
-        url: '/v1/analyze',
-        headers: { authorization: `Bearer ${token}` },
-        payload: { text, ...(Object.keys(options).length ? { options } : {}) },
-      })
-      const n = [...text].length
-      if (n < 200 || n > 30_000) {
-        if (res.statusCode !== 400) throw new Error(`${n} code points answered ${res.statusCode}`)
-      } else if (res.statusCode !== 200 && res.statusCode !== 400) {
-        throw new Error(`unexpected ${res.statusCode}`)
-      } else if (res.statusCode === 200 && offsetEncoding) {
-        for (const e of res.json().entityDetails) {
-          for (const m of e.mentions) if (sliceIn(text, offsetEncoding, m.start, m.end) !== m.text) throw new Error(`${offsetEncoding} offsets of ${JSON.stringify(m)}`)
+    fc.asyncProperty(
+      hostileText,
+      fc.option(fc.constantFrom('en', 'de', 'xx', 'zz'), { nil: undefined }),
+      fc.option(fc.constantFrom(...ENCODINGS), { nil: undefined }),
+      async (text, languageHint, offsetEncoding) => {
+        // With an encoding, the mentions are asked for too.
+        const options = { ...(languageHint ? { languageHint } : {}), ...(offsetEncoding ? { include: ['mentions'], offsetEncoding } : {}) }
+        const res = await send({
+          method: 'POST',
+          url: '/v1/analyze',
+          headers: { authorization: `Bearer ${token}` },
+          payload: { text, ...(Object.keys(options).length ? { options } : {}) },
+        })
+        const n = [...text].length
+        if (n < 200 || n > 30_000) {
+          if (res.statusCode !== 400) throw new Error(`${n} code points answered ${res.statusCode}`)
+        } else if (res.statusCode !== 200 && res.statusCode !== 400) {
+          throw new Error(`unexpected ${res.statusCode}`)
+        } else if (res.statusCode === 200 && offsetEncoding) {
+          for (const e of res.json().entityDetails) {
+            for (const m of e.mentions)
+              if (sliceIn(text, offsetEncoding, m.start, m.end) !== m.text)
+                throw new Error(`${offsetEncoding} offsets of ${JSON.stringify(m)}`)
+          }
         }
-      }
-    }),
+      },
+    ),
     { numRuns: 60, seed },
   )
   t.pass('60 texts')
@@ -106,18 +137,51 @@ t.test('random JSON bodies and content types', async (t) => {
   const option = fc.oneof(fc.jsonValue(), fc.integer(), fc.constantFrom('en', 'EN', 'english', ''), fc.boolean())
   const body = fc.oneof(
     fc.jsonValue().map((v) => JSON.stringify(v)),
-    fc.record(
-      {
-        text: fc.oneof(fc.jsonValue(), fc.constant(englishText(1)), textOf(fc.integer({ min: 0, max: 400 }))),
-        options: fc.oneof(fc.jsonValue(), fc.record({ languageHint: option, maxEntitiesPerType: option, includeEvidence: option, include: fc.oneof(option, fc.constant(['mentions'])), offsetEncoding: fc.oneof(option, fc.constantFrom(...ENCODINGS)) }, { requiredKeys: [] })),
-        extra: fc.jsonValue(),
-      },
-      { requiredKeys: [] },
-    ).map((v) => JSON.stringify(v)),
+    fc
+      .record(
+        {
+          text: fc.oneof(fc.jsonValue(), fc.constant(englishText(1)), textOf(fc.integer({ min: 0, max: 400 }))),
+          options: fc.oneof(
+            fc.jsonValue(),
+            fc.record(
+              {
+                languageHint: option,
+                maxEntitiesPerType: option,
+                includeEvidence: option,
+                include: fc.oneof(option, fc.constant(['mentions'])),
+                offsetEncoding: fc.oneof(option, fc.constantFrom(...ENCODINGS)),
+              },
+              { requiredKeys: [] },
+            ),
+          ),
+          extra: fc.jsonValue(),
+        },
+        { requiredKeys: [] },
+      )
+      .map((v) => JSON.stringify(v)),
     fc.string({ unit: 'binary', maxLength: 300 }),
-    fc.constantFrom('', '{', '{"text":', 'null', '[]', '"text"', '{"__proto__":{"x":1},"text":"a"}', '{"constructor":{"prototype":{}}}', '\u0000'),
+    fc.constantFrom(
+      '',
+      '{',
+      '{"text":',
+      'null',
+      '[]',
+      '"text"',
+      '{"__proto__":{"x":1},"text":"a"}',
+      '{"constructor":{"prototype":{}}}',
+      '\u0000',
+    ),
   )
-  const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', 'APPLICATION/JSON', undefined)
+  const contentType = fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/octet-stream',
+    'APPLICATION/JSON',
+    undefined,
+  )
   await fc.assert(
     fc.asyncProperty(body, contentType, async (payload, type) => {
       const res = await send({
@@ -140,7 +204,12 @@ t.test('huge and deeply nested bodies', async (t) => {
     fc.asyncProperty(fc.integer({ min: 1, max: 200_000 }), fc.constantFrom('[', '{"a":'), async (depth, open) => {
       const close = open === '[' ? ']' : '}'
       const nested = open.repeat(depth) + '1' + close.repeat(depth)
-      const res = await send({ method: 'POST', url: '/v1/analyze', headers, payload: `{"text":${JSON.stringify(englishText(2))},"options":${nested}}` })
+      const res = await send({
+        method: 'POST',
+        url: '/v1/analyze',
+        headers,
+        payload: `{"text":${JSON.stringify(englishText(2))},"options":${nested}}`,
+      })
       if (res.statusCode !== 400) throw new Error(`depth ${depth}: ${res.statusCode}`)
     }),
     { numRuns: 30, seed },
@@ -154,7 +223,12 @@ t.test('huge and deeply nested bodies', async (t) => {
   const astral = '\\ud835\\udd4f'.repeat(30_001)
   const big = await send({ method: 'POST', url: '/v1/analyze', headers, payload: `{"text":"${astral}"}` })
   t.equal(big.statusCode, 400, 'over 30,000 code points is a 400')
-  const fits = await send({ method: 'POST', url: '/v1/analyze', headers, payload: `{"text":"${'\\ud835\\udd4f'.repeat(29_000)} Tim Cook works for Apple in Berlin."}` })
+  const fits = await send({
+    method: 'POST',
+    url: '/v1/analyze',
+    headers,
+    payload: `{"text":"${'\\ud835\\udd4f'.repeat(29_000)} Tim Cook works for Apple in Berlin."}`,
+  })
   t.equal(fits.statusCode, 200, 'a 1 MiB-class body of escaped astral characters within the limit is served')
 })
 
@@ -164,12 +238,35 @@ t.test('random headers, tokens, methods and paths', async (t) => {
   const authorization = fc.oneof(
     headerValue,
     headerValue.map((s) => `Bearer ${s}`),
-    fc.constantFrom(`Bearer ${token}`, `bearer ${token}`, `Bearer  ${token}`, `Bearer ${token} `, `Bearer ${token.slice(0, -1)}`, `Bearer ${token}x`, `Basic ${token}`, 'Bearer tea_live_', 'Bearer '),
+    fc.constantFrom(
+      `Bearer ${token}`,
+      `bearer ${token}`,
+      `Bearer  ${token}`,
+      `Bearer ${token} `,
+      `Bearer ${token.slice(0, -1)}`,
+      `Bearer ${token}x`,
+      `Basic ${token}`,
+      'Bearer tea_live_',
+      'Bearer ',
+    ),
     fc.stringMatching(/^tea_live_[A-Za-z0-9]{0,60}$/).map((s) => `Bearer ${s}`),
     fc.constant(undefined),
   )
   const path = fc.oneof(
-    fc.constantFrom('/v1/analyze', '/v1/quota', '/healthz', '/readyz', '/v1/', '/v1/analyze/', '/V1/QUOTA', '/v1/quota?x=1', '/v1/analyze?text=1', '/%00', '/..%2f..%2fetc/passwd', '//v1/quota'),
+    fc.constantFrom(
+      '/v1/analyze',
+      '/v1/quota',
+      '/healthz',
+      '/readyz',
+      '/v1/',
+      '/v1/analyze/',
+      '/V1/QUOTA',
+      '/v1/quota?x=1',
+      '/v1/analyze?text=1',
+      '/%00',
+      '/..%2f..%2fetc/passwd',
+      '//v1/quota',
+    ),
     fc.webPath().map((p) => p || '/'),
   )
   const method = fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD')
@@ -179,7 +276,12 @@ t.test('random headers, tokens, methods and paths', async (t) => {
       const res = await send({
         method: m,
         url: p,
-        headers: { ...more, ...(auth === undefined ? {} : { authorization: auth }), 'x-request-id': requestId, 'content-type': 'application/json' },
+        headers: {
+          ...more,
+          ...(auth === undefined ? {} : { authorization: auth }),
+          'x-request-id': requestId,
+          'content-type': 'application/json',
+        },
         ...(m === 'POST' || m === 'PUT' || m === 'PATCH' ? { payload: JSON.stringify({ text: englishText(3) }) } : {}),
       })
       const rid = res.headers['x-request-id']

@@ -45,7 +45,8 @@ t.test('three nodes on one database', { skip }, async (t) => {
     t.equal(codes.filter((s) => s === 200).length, 90, 'exactly the 90 remaining succeed')
     t.equal(codes.filter((s) => s === 429).length, 60, 'the other 60 are refused with 429')
     t.equal(await b.h.repos.usage.usedOn(account.id, day), 100, 'the shared counter ends exactly at the limit')
-    for (const n of nodes) t.same((await call(n, token, '/v1/quota')).body.daily, { limit: 100, used: 100, remaining: 0 }, `${n.base} agrees`)
+    for (const n of nodes)
+      t.same((await call(n, token, '/v1/quota')).body.daily, { limit: 100, used: 100, remaining: 0 }, `${n.base} agrees`)
   })
 
   t.test('a text analysed on one node is a cache hit on the others', async (t) => {

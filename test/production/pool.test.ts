@@ -77,13 +77,17 @@ t.test('the bound holds for a burst: places are claimed, and calls without one a
     ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected'],
     'one running and two queued; the other three refused at once',
   )
-  for (const s of settled.filter((x) => x.status === 'rejected')) t.equal((s).reason.code, 'OVERLOADED')
+  for (const s of settled.filter((x) => x.status === 'rejected')) t.equal(s.reason.code, 'OVERLOADED')
 
   // Places: three admitted fill the pool; a fourth is refused until one is given back.
   const places = [analyzer.admit!(), analyzer.admit!(), analyzer.admit!()]
   t.ok(places.every(Boolean), 'three places for one worker and a queue of two')
   t.equal(analyzer.admit!(), undefined, 'no fourth place')
-  await t.rejects(analyzer.analyze(script('', 9), options), { code: 'OVERLOADED' }, 'a call without a place is refused while the places are held')
+  await t.rejects(
+    analyzer.analyze(script('', 9), options),
+    { code: 'OVERLOADED' },
+    'a call without a place is refused while the places are held',
+  )
   places[0]!.release()
   places[0]!.release()
   const fourth = analyzer.admit!()
@@ -212,7 +216,11 @@ t.test('the real worker: the model loads in each worker, results equal the inlin
   const detailed = (await h.app.inject({ method: 'POST', url: '/v1/analyze', headers, payload: { text: texts[0], options } })).json()
   t.equal(detailed.meta.cached, true)
   const { meta: _meta, ...view } = detailed
-  t.same(view, applyOptions(await inline.analyze(texts[0], { language: 'en' }), options, texts[0]), 'mentions from a worker equal the inline ones')
+  t.same(
+    view,
+    applyOptions(await inline.analyze(texts[0], { language: 'en' }), options, texts[0]),
+    'mentions from a worker equal the inline ones',
+  )
 })
 
 t.test('the worker bundle: one file per version of the sources, rebuilt the same', async (t) => {
@@ -225,7 +233,11 @@ t.test('the worker bundle: one file per version of the sources, rebuilt the same
   const text = englishText(3)
   const inline = await createInlineAnalyzer()
   const result = run({ text, options: { language: 'en' } })
-  t.same('analysis' in result && result.analysis, await inline.analyze(text, { language: 'en' }), 'the bundle finds the model files and extracts as the sources do')
+  t.same(
+    'analysis' in result && result.analysis,
+    await inline.analyze(text, { language: 'en' }),
+    'the bundle finds the model files and extracts as the sources do',
+  )
   const cancelled = newTaskState()
   t.ok(cancelTask(cancelled), 'a task not started can be cancelled')
   t.same(run({ text, options: { language: 'en' }, state: cancelled }), { skipped: true }, 'the worker skips a cancelled task')
@@ -237,7 +249,13 @@ t.test('the worker bundle: one file per version of the sources, rebuilt the same
 t.test('a bundle that cannot be written: the workers load the sources through tsx', async (t) => {
   const blocker = path.join(t.testdir({ file: 'not a directory' }), 'file')
   const fallbacks: unknown[] = []
-  const analyzer = await createPoolAnalyzer({ workers: 1, queueMax: 4, timeoutMs: 60_000, bundleDir: path.join(blocker, 'sub'), onBundleFallback: (err) => fallbacks.push(err) })
+  const analyzer = await createPoolAnalyzer({
+    workers: 1,
+    queueMax: 4,
+    timeoutMs: 60_000,
+    bundleDir: path.join(blocker, 'sub'),
+    onBundleFallback: (err) => fallbacks.push(err),
+  })
   t.teardown(() => analyzer.close())
   t.equal(fallbacks.length, 1, 'the fallback is reported')
   t.equal(analyzer.pool.options.filename, fileURLToPath(TSX_WORKER), 'the tsx entry')
@@ -250,7 +268,13 @@ t.test('an analysis whose client went still has its time limit: the worker is re
   const errors: unknown[] = []
   // A limit far above the scripted tasks' own time: the test waits for the replacement worker to
   // be ready before it times the next call.
-  const analyzer = await createPoolAnalyzer({ workers: 1, queueMax: 4, timeoutMs: 8000, filename: SCRIPTED, onWorkerError: (err) => errors.push(err) })
+  const analyzer = await createPoolAnalyzer({
+    workers: 1,
+    queueMax: 4,
+    timeoutMs: 8000,
+    filename: SCRIPTED,
+    onWorkerError: (err) => errors.push(err),
+  })
   t.teardown(() => analyzer.close())
   const before = analyzer.pool.threads.map((w) => w.threadId)
   // piscina announces a worker once it is ready to take a task; a thread that exists may still
@@ -266,7 +290,11 @@ t.test('an analysis whose client went still has its time limit: the worker is re
   const call = analyzer.analyze(script(`[forever:${started}]`), { language: 'en', signal: client.signal })
   await until(() => existsSync(started), 'the worker to start the analysis')
   client.abort(new Error('client gone'))
-  await t.rejects(call, { name: 'AbandonedExtraction', reason: { message: 'client gone' } }, 'the call ends with the client, at once (its extraction had started: the work was done)')
+  await t.rejects(
+    call,
+    { name: 'AbandonedExtraction', reason: { message: 'client gone' } },
+    'the call ends with the client, at once (its extraction had started: the work was done)',
+  )
   t.equal(analyzer.stats!().utilization, 1, 'the endless analysis still holds its worker')
   await until(() => analyzer.stats!().utilization === 0, 'the time limit to stop it')
   // The next call's own time limit would otherwise also cover the replacement's start, which

@@ -27,7 +27,11 @@ for (const driver of DRIVERS) {
 
     // 60 at once against 100: all fit; far fewer statements than requests.
     const first = await Promise.all(Array.from({ length: 60 }, () => usage.reserve(account.id, DAY, 100)))
-    t.same([...first].sort((a, b) => a! - b!), Array.from({ length: 60 }, (_, i) => i + 1), 'each request gets its own count, 1..60')
+    t.same(
+      [...first].sort((a, b) => a! - b!),
+      Array.from({ length: 60 }, (_, i) => i + 1),
+      'each request gets its own count, 1..60',
+    )
     t.ok(statements.single + statements.many < 10, `${statements.single + statements.many} statements for 60 requests`)
 
     // 70 more against the 40 left: a batch that does not fit falls back to one by one.
@@ -52,7 +56,11 @@ for (const driver of DRIVERS) {
     })
     const other = await createAccount(deps, { email: `batch2-${driver}@example.com`, plan: 'free' })
     const failed = await Promise.allSettled(Array.from({ length: 5 }, () => flaky.reserve(other.id, DAY, 100)))
-    t.same(failed.map((r) => r.status), Array(5).fill('rejected'), 'every waiting request sees the error')
+    t.same(
+      failed.map((r) => r.status),
+      Array(5).fill('rejected'),
+      'every waiting request sees the error',
+    )
     t.equal(await repos.usage.usedOn(other.id, DAY), 0, 'nothing counted')
     fail = false
     t.equal(await flaky.reserve(other.id, DAY, 100), 1, 'the next request is counted')
@@ -81,14 +89,22 @@ for (const driver of DRIVERS) {
     const counted = first.filter((r) => r !== undefined)
     t.equal(counted.length, 60, 'every valid-token request is counted')
     t.equal(first.filter((r, i) => i % 4 === 3 && r === undefined).length, 20, 'every revoked-token request is refused')
-    t.same(counted.map((r) => r.used).sort((a, b) => a! - b!), Array.from({ length: 60 }, (_, i) => i + 1), 'each with its own count, 1..60')
+    t.same(
+      counted.map((r) => r.used).sort((a, b) => a! - b!),
+      Array.from({ length: 60 }, (_, i) => i + 1),
+      'each with its own count, 1..60',
+    )
     t.same(counted[0].principal, { tokenId: valid.id, accountId: account.id, plan: 'free', limit: 100 })
     t.ok(statements < 12, `${statements} statements for 80 requests`)
 
     // 70 more against the 40 left: exactly 40 counted.
     const second = await Promise.all(Array.from({ length: 70 }, () => reserve(valid.token)))
     t.equal(second.filter((r) => r?.used !== undefined).length, 40, 'exactly the 40 remaining succeed')
-    t.equal(second.filter((r) => r !== undefined && r.used === undefined).length, 30, 'the other 30 are refused, with the principal for the headers')
+    t.equal(
+      second.filter((r) => r !== undefined && r.used === undefined).length,
+      30,
+      'the other 30 are refused, with the principal for the headers',
+    )
     t.equal(await repos.usage.usedOn(account.id, DAY), 100, 'the counter ends exactly at the limit')
   })
 }

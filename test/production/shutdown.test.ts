@@ -23,7 +23,10 @@ function send(base: string, method: string, path: string, token: string, payload
     const req = httpRequest(new URL(path, base), {
       method,
       agent: false,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
+      },
     })
     req.on('response', (res) => {
       let data = ''
@@ -87,7 +90,10 @@ t.test('SIGTERM with analyses in flight: they finish, new requests are refused c
   // A request racing with the signal's delivery may still be served; what is promised holds
   // from the moment the server handles it, which it logs.
   for (let i = 0; i < 500 && !server.logs.some((l) => l.includes('shutting down')); i++) await sleep(5)
-  t.ok(server.logs.some((l) => l.includes('shutting down')), 'the server handled SIGTERM')
+  t.ok(
+    server.logs.some((l) => l.includes('shutting down')),
+    'the server handled SIGTERM',
+  )
   const signalledAt = Date.now()
 
   // New requests after the signal: each is refused by the socket or answered 503 SHUTTING_DOWN.
@@ -98,7 +104,9 @@ t.test('SIGTERM with analyses in flight: they finish, new requests are refused c
     await sleep(20)
   }
 
-  t.comment(`after SIGTERM: ${late.filter((a) => 'status' in a).length} answered 503, ${late.filter((a) => 'error' in a).length} refused by the socket`)
+  t.comment(
+    `after SIGTERM: ${late.filter((a) => 'status' in a).length} answered 503, ${late.filter((a) => 'error' in a).length} refused by the socket`,
+  )
   const answers = await Promise.all(inFlight)
   const statuses = answers.map((a) => ('status' in a ? a.status : a.error))
   t.same([...new Set(statuses)], [200], `all ${N} analyses in flight finished with 200`)
@@ -112,9 +120,15 @@ t.test('SIGTERM with analyses in flight: they finish, new requests are refused c
       t.equal(a.headers['retry-after'], '1')
     }
   }
-  t.ok(late.some((a) => 'error' in a && a.error === 'ECONNREFUSED'), 'the listening socket was closed')
+  t.ok(
+    late.some((a) => 'error' in a && a.error === 'ECONNREFUSED'),
+    'the listening socket was closed',
+  )
   t.equal(await server.exited, 0, 'the process exits cleanly')
-  t.ok(server.logs.some((l) => l.includes('shutting down')), 'and says so')
+  t.ok(
+    server.logs.some((l) => l.includes('shutting down')),
+    'and says so',
+  )
 
   const database = await openDatabase({ dataDir, owner: 'test' })
   const history = await createRepositories(database.db).usage.history(accountId, firstDay, new Date().toISOString().slice(0, 10))

@@ -100,7 +100,14 @@ export class TeaClient {
         try {
           const { data, error, response } = await attempt(signal)
           const info = answerInfo(response)
-          if (response.ok) return { data: parseJson<T>(data, info), status: info.status, rateLimit: info.rateLimit, requestId: info.requestId, attempts: n + 1 }
+          if (response.ok)
+            return {
+              data: parseJson<T>(data, info),
+              status: info.status,
+              rateLimit: info.rateLimit,
+              requestId: info.requestId,
+              attempts: n + 1,
+            }
           const apiError = apiErrorFromAnswer(error, info, response.headers.get('allow'), Date.now())
           if (!apiError) throw new UnexpectedResponseError(info, typeof error === 'string' ? error : JSON.stringify(error ?? ''))
           failure = { kind: 'api', error: apiError }

@@ -16,13 +16,7 @@ export type InternalErrorCode = Schemas['InternalError']['code']
 export type ServiceUnavailableCode = Schemas['AnalyzeUnavailableError']['code'] | Schemas['QuotaUnavailableError']['code']
 /** Every `code` the API documents. */
 export type ApiErrorCode =
-  | BadRequestCode
-  | UnauthorizedCode
-  | NotFoundCode
-  | MethodNotAllowedCode
-  | TooManyRequestsCode
-  | InternalErrorCode
-  | ServiceUnavailableCode
+  BadRequestCode | UnauthorizedCode | NotFoundCode | MethodNotAllowedCode | TooManyRequestsCode | InternalErrorCode | ServiceUnavailableCode
 
 /** The documented error body. */
 export interface ApiErrorBody {
@@ -94,7 +88,12 @@ export class MethodNotAllowedError extends TeaApiError {
   readonly allow: string[]
   constructor(body: ApiErrorBody, info: AnswerInfo, allow: string | null) {
     super(body, info)
-    this.allow = allow ? allow.split(',').map((m) => m.trim()).filter(Boolean) : []
+    this.allow = allow
+      ? allow
+          .split(',')
+          .map((m) => m.trim())
+          .filter(Boolean)
+      : []
   }
 }
 

@@ -1,6 +1,16 @@
 // @tea/client: the TypeScript client of the Text Entity Analysis API.
 export { createTeaClient, TeaClient } from './client.js'
-export type { AnalyzeOptions, AnalyzeRequest, AnalyzeResult, Quota, Relation, RelationType, RequestOptions, TeaClientOptions, TeaResponse } from './client.js'
+export type {
+  AnalyzeOptions,
+  AnalyzeRequest,
+  AnalyzeResult,
+  Quota,
+  Relation,
+  RelationType,
+  RequestOptions,
+  TeaClientOptions,
+  TeaResponse,
+} from './client.js'
 export {
   BadRequestError,
   InternalServerError,

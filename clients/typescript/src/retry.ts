@@ -32,7 +32,12 @@ export type Failure = { kind: 'network' } | { kind: 'api'; error: TeaApiError }
  * failure is not retried. Backoff is exponential with jitter (half fixed, half random), so
  * clients that failed together do not come back together; a server hint is a floor.
  */
-export function retryDelayMs(failure: Failure, attempt: number, policy: RetryPolicy, random: () => number = Math.random): number | undefined {
+export function retryDelayMs(
+  failure: Failure,
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number | undefined {
   if (attempt >= policy.maxRetries) return undefined
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt)
   const jitter = random() * (step / 2)

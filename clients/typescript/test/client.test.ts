@@ -32,7 +32,9 @@ t.test('the client against a live server', async (t) => {
   t.equal(short.code, 'TEXT_TOO_SHORT')
   t.equal(short.rateLimit?.remaining, 99, 'errors carry the quota headers too')
 
-  const anonymous = await createTeaClient({ baseUrl, token: token.slice(0, -1) + (token.endsWith('a') ? 'b' : 'a') }).quota().catch((e) => e)
+  const anonymous = await createTeaClient({ baseUrl, token: token.slice(0, -1) + (token.endsWith('a') ? 'b' : 'a') })
+    .quota()
+    .catch((e) => e)
   t.type(anonymous, UnauthorizedError)
   t.equal(anonymous.code, 'INVALID_TOKEN')
   t.equal(anonymous.rateLimit, undefined, 'a 401 has no quota headers')

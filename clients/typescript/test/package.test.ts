@@ -99,11 +99,18 @@ t.test('npm pack → a fresh project installs the tarball → plain node, a bund
   const { stdout: packed } = await execFile(npm, ['pack', '--json', '--pack-destination', work], { cwd: clientDir })
   const [info] = JSON.parse(packed) as { filename: string; files: { path: string }[] }[]
   const files = info.files.map((f) => f.path).sort()
-  for (const f of ['README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/generated/api-types.d.ts']) t.ok(files.includes(f), `the tarball has ${f}`)
-  t.same(files.filter((f) => !f.startsWith('dist/') && f !== 'README.md' && f !== 'package.json'), [], 'nothing but dist/, README.md and package.json')
+  for (const f of ['README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/generated/api-types.d.ts'])
+    t.ok(files.includes(f), `the tarball has ${f}`)
+  t.same(
+    files.filter((f) => !f.startsWith('dist/') && f !== 'README.md' && f !== 'package.json'),
+    [],
+    'nothing but dist/, README.md and package.json',
+  )
 
   const deps = await dependencyDirs(client.dependencies ?? {})
-  const { stdout: depsPacked } = await execFile(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work, ...deps.values()], { cwd: work })
+  const { stdout: depsPacked } = await execFile(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work, ...deps.values()], {
+    cwd: work,
+  })
   const tarballs = [info.filename, ...(JSON.parse(depsPacked) as { filename: string }[]).map((d) => d.filename)].map((f) => join(work, f))
 
   const consumer = join(work, 'consumer')
@@ -118,14 +125,24 @@ t.test('npm pack → a fresh project installs the tarball → plain node, a bund
   const fresh = await h.account('free')
   const exhausted = await h.account('free')
   for (let i = 0; i < 100; i++) await h.repos.usage.reserve(exhausted.account.id, '2026-11-22', 100)
-  const env = { ...process.env, TEA_BASE_URL: baseUrl, TEA_TOKEN: fresh.token, TEA_EXHAUSTED_TOKEN: exhausted.token, TEA_TEXT: englishText(31) }
+  const env = {
+    ...process.env,
+    TEA_BASE_URL: baseUrl,
+    TEA_TOKEN: fresh.token,
+    TEA_EXHAUSTED_TOKEN: exhausted.token,
+    TEA_TEXT: englishText(31),
+  }
 
   const check = (t: Test, stdout: string, used: number) => {
     const out = JSON.parse(stdout)
     t.ok(out.persons.includes('Tim Cook'))
     t.same(out.rateLimit, { limit: 100, remaining: 100 - used, reset: '2026-11-23T00:00:00.000Z' })
     t.same(out.quota, { limit: 100, used, remaining: 100 - used })
-    t.same(out.quotaError, { typed: true, code: 'QUOTA_EXCEEDED', retryAfter: 12 * 3600, resetAt: '2026-11-23T00:00:00.000Z', requestsSent: 1 }, 'the exhausted quota: a typed error at once, one request')
+    t.same(
+      out.quotaError,
+      { typed: true, code: 'QUOTA_EXCEEDED', retryAfter: 12 * 3600, resetAt: '2026-11-23T00:00:00.000Z', requestsSent: 1 },
+      'the exhausted quota: a typed error at once, one request',
+    )
   }
 
   await t.test('plain node', async (t) => {
@@ -134,7 +151,15 @@ t.test('npm pack → a fresh project installs the tarball → plain node, a bund
   })
 
   await t.test('bundled by esbuild for the browser platform (no Node built-ins), then run', async (t) => {
-    const result = await build({ entryPoints: [join(consumer, 'consumer.mjs')], bundle: true, platform: 'browser', format: 'esm', target: 'es2022', outfile: join(consumer, 'bundle.mjs'), logLevel: 'silent' })
+    const result = await build({
+      entryPoints: [join(consumer, 'consumer.mjs')],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2022',
+      outfile: join(consumer, 'bundle.mjs'),
+      logLevel: 'silent',
+    })
     t.same(result.errors, [])
     const bundle = await readFile(join(consumer, 'bundle.mjs'), 'utf8')
     t.notMatch(bundle, /from ["']@tea\/client["']/, 'the package is inlined')
@@ -144,7 +169,19 @@ t.test('npm pack → a fresh project installs the tarball → plain node, a bund
 
   await t.test('its declarations type-check a strict TypeScript consumer (errors narrowed by code)', async (t) => {
     await writeFile(join(consumer, 'typed.ts'), TYPED_CONSUMER)
-    const tsconfig = { compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2022', 'DOM'], types: [], noEmit: true, skipLibCheck: false }, files: ['typed.ts'] }
+    const tsconfig = {
+      compilerOptions: {
+        strict: true,
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        lib: ['ES2022', 'DOM'],
+        types: [],
+        noEmit: true,
+        skipLibCheck: false,
+      },
+      files: ['typed.ts'],
+    }
     await writeFile(join(consumer, 'tsconfig.json'), JSON.stringify(tsconfig))
     const tsc = join(rootDir, 'node_modules/typescript/bin/tsc')
     const run = await execFile(process.execPath, [tsc, '-p', consumer]).then(

@@ -46,7 +46,8 @@ async function scripted(t: Test, answers: Answer[]) {
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())))
   t.teardown(() => server.closeAllConnections())
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const client = (o: Partial<TeaClientOptions> = {}) => createTeaClient({ baseUrl, token: 'tea_live_test', ...o, retry: { baseDelayMs: 10, ...o.retry } })
+  const client = (o: Partial<TeaClientOptions> = {}) =>
+    createTeaClient({ baseUrl, token: 'tea_live_test', ...o, retry: { baseDelayMs: 10, ...o.retry } })
   return { seen, client }
 }
 
@@ -67,7 +68,9 @@ t.test('503 with Retry-After: waited for (never less), then retried until it suc
 
 t.test('503: given up after maxRetries, thrown typed with its code and retryAfter', async (t) => {
   const { seen, client } = await scripted(t, [overloaded('0')])
-  const err = await client({ retry: { maxRetries: 2 } }).quota().catch((e) => e)
+  const err = await client({ retry: { maxRetries: 2 } })
+    .quota()
+    .catch((e) => e)
   t.type(err, ServiceUnavailableError)
   t.equal(err.code, 'OVERLOADED')
   t.equal(err.retryAfter, 0)
@@ -78,7 +81,9 @@ t.test('503: given up after maxRetries, thrown typed with its code and retryAfte
 
 t.test('a Retry-After longer than maxDelayMs is not waited for: thrown at once', async (t) => {
   const { seen, client } = await scripted(t, [overloaded('120'), ok])
-  const err = await client({ retry: { maxDelayMs: 5000 } }).quota().catch((e) => e)
+  const err = await client({ retry: { maxDelayMs: 5000 } })
+    .quota()
+    .catch((e) => e)
   t.type(err, ServiceUnavailableError)
   t.equal(err.retryAfter, 120)
   t.equal(seen.length, 1)
@@ -97,7 +102,9 @@ t.test('no server at all: a NetworkError after the retries', async (t) => {
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
   const port = (probe.address() as AddressInfo).port
   await new Promise<void>((resolve) => probe.close(() => resolve()))
-  const err = await client({ baseUrl: `http://127.0.0.1:${port}`, retry: { maxRetries: 1 } }).quota().catch((e) => e)
+  const err = await client({ baseUrl: `http://127.0.0.1:${port}`, retry: { maxRetries: 1 } })
+    .quota()
+    .catch((e) => e)
   t.type(err, NetworkError)
   t.ok(err.cause, 'fetch’s own error is the cause')
 })
@@ -108,7 +115,10 @@ t.test('429 RATE_LIMITED: retried after retryAfter', async (t) => {
   t.equal(r.attempts, 2)
   t.ok(seen[1].at - seen[0].at >= 1000, 'after ≥ 1 s')
   const long = await scripted(t, [tooMany('RATE_LIMITED', 60), ok])
-  const err = await long.client({ retry: { maxDelayMs: 5000 } }).quota().catch((e) => e)
+  const err = await long
+    .client({ retry: { maxDelayMs: 5000 } })
+    .quota()
+    .catch((e) => e)
   t.type(err, RateLimitedError, 'a wait beyond maxDelayMs is thrown at once')
   t.equal(err.retryAfter, 60)
   t.equal(long.seen.length, 1)
@@ -116,7 +126,9 @@ t.test('429 RATE_LIMITED: retried after retryAfter', async (t) => {
 
 t.test('429 QUOTA_EXCEEDED: thrown at once by default, typed, with retryAfter and resetAt', async (t) => {
   const { seen, client } = await scripted(t, [tooMany('QUOTA_EXCEEDED', 1), ok])
-  const err = await client().analyze({ text: 'x'.repeat(200) }).catch((e) => e)
+  const err = await client()
+    .analyze({ text: 'x'.repeat(200) })
+    .catch((e) => e)
   t.type(err, QuotaExceededError)
   t.equal(err.code, 'QUOTA_EXCEEDED')
   t.equal(err.retryAfter, 1)
@@ -131,14 +143,19 @@ t.test('429 QUOTA_EXCEEDED: waited for when the reset is within the caller’s b
   t.equal(r.attempts, 2)
   t.ok(seen[1].at - seen[0].at >= 1000)
   const far = await scripted(t, [tooMany('QUOTA_EXCEEDED', 3), ok])
-  const err = await far.client({ retry: { maxQuotaWaitSeconds: 2 } }).quota().catch((e) => e)
+  const err = await far
+    .client({ retry: { maxQuotaWaitSeconds: 2 } })
+    .quota()
+    .catch((e) => e)
   t.type(err, QuotaExceededError, 'a reset beyond the bound is thrown at once')
   t.equal(far.seen.length, 1)
 })
 
 t.test('400 is never retried', async (t) => {
   const { seen, client } = await scripted(t, [json(400, { error: 'Bad Request', code: 'TEXT_TOO_SHORT', message: 'short' }), ok])
-  const err = await client().analyze({ text: 'short' }).catch((e) => e)
+  const err = await client()
+    .analyze({ text: 'short' })
+    .catch((e) => e)
   t.type(err, BadRequestError)
   t.equal(err.code, 'TEXT_TOO_SHORT')
   t.equal(seen.length, 1)
@@ -154,12 +171,18 @@ t.test('answers outside the contract: a proxy page, a 200 that is not JSON', asy
     res.end('{"plan":')
   }
   const a = await scripted(t, [html])
-  const e1 = await a.client().quota().catch((e) => e)
+  const e1 = await a
+    .client()
+    .quota()
+    .catch((e) => e)
   t.type(e1, UnexpectedResponseError)
   t.equal(e1.status, 502)
   t.match(e1.bodyText, /Bad Gateway/)
   const b = await scripted(t, [notJson])
-  const e2 = await b.client().quota().catch((e) => e)
+  const e2 = await b
+    .client()
+    .quota()
+    .catch((e) => e)
   t.type(e2, UnexpectedResponseError)
   t.equal(e2.status, 200)
 })
@@ -167,7 +190,9 @@ t.test('answers outside the contract: a proxy page, a 200 that is not JSON', asy
 t.test('timeoutMs bounds the whole call; an AbortSignal ends it, also during a wait', async (t) => {
   const { client } = await scripted(t, [() => {}])
   const started = performance.now()
-  const err = await client({ timeoutMs: 300 }).quota().catch((e) => e)
+  const err = await client({ timeoutMs: 300 })
+    .quota()
+    .catch((e) => e)
   t.type(err, TimeoutError)
   t.equal(err.timeoutMs, 300)
   t.ok(performance.now() - started >= 300)
@@ -178,14 +203,20 @@ t.test('timeoutMs bounds the whole call; an AbortSignal ends it, also during a w
   const reason = new Error('caller gave up')
   setTimeout(() => controller.abort(reason), 100)
   const waitStarted = performance.now()
-  const aborted = await slow.client({ retry: { maxDelayMs: 20_000 } }).quota({ signal: controller.signal }).catch((e) => e)
+  const aborted = await slow
+    .client({ retry: { maxDelayMs: 20_000 } })
+    .quota({ signal: controller.signal })
+    .catch((e) => e)
   t.equal(aborted, reason, 'rejects with the signal’s reason')
   t.ok(performance.now() - waitStarted < 10_000, 'without waiting out the Retry-After')
   t.equal(slow.seen.length, 1)
 
   // A wait that would outlast the deadline is not started.
   const late = await scripted(t, [overloaded('5'), ok])
-  const lateErr = await late.client({ timeoutMs: 2000, retry: { maxDelayMs: 20_000 } }).quota().catch((e) => e)
+  const lateErr = await late
+    .client({ timeoutMs: 2000, retry: { maxDelayMs: 20_000 } })
+    .quota()
+    .catch((e) => e)
   t.type(lateErr, ServiceUnavailableError, 'the 503 itself, at once')
   t.equal(late.seen.length, 1)
 })
@@ -195,16 +226,40 @@ t.test('retryDelayMs: exponential backoff with jitter; a server hint is a floor'
   const body = (code: string) => ({ error: 'x', message: 'x', code })
   const info = (retryAfterHeader?: number) => ({ status: 503, rateLimit: undefined, requestId: undefined, retryAfterHeader })
   const network = { kind: 'network' } as const
-  t.equal(retryDelayMs(network, 0, policy, () => 0), 50)
-  t.equal(retryDelayMs(network, 0, policy, () => 1), 100)
-  t.equal(retryDelayMs(network, 3, policy, () => 1), 800)
-  t.equal(retryDelayMs(network, 6, policy, () => 1), 1000, 'capped at maxDelayMs')
+  t.equal(
+    retryDelayMs(network, 0, policy, () => 0),
+    50,
+  )
+  t.equal(
+    retryDelayMs(network, 0, policy, () => 1),
+    100,
+  )
+  t.equal(
+    retryDelayMs(network, 3, policy, () => 1),
+    800,
+  )
+  t.equal(
+    retryDelayMs(network, 6, policy, () => 1),
+    1000,
+    'capped at maxDelayMs',
+  )
   t.equal(retryDelayMs(network, 3, { ...policy, maxRetries: 3 }), undefined, 'no retry beyond maxRetries')
   const hinted = { kind: 'api', error: new Unavailable(body('OVERLOADED'), info(1)) } as const
-  t.equal(retryDelayMs(hinted, 0, policy, () => 0), 1000, 'Retry-After: 1 → at least 1 s')
-  t.equal(retryDelayMs(hinted, 0, policy, () => 1), 1050, 'plus jitter')
+  t.equal(
+    retryDelayMs(hinted, 0, policy, () => 0),
+    1000,
+    'Retry-After: 1 → at least 1 s',
+  )
+  t.equal(
+    retryDelayMs(hinted, 0, policy, () => 1),
+    1050,
+    'plus jitter',
+  )
   const quota = { kind: 'api', error: new QuotaError({ ...body('QUOTA_EXCEEDED'), retryAfter: 43_200 }, info(43_200), 0) } as const
   t.equal(retryDelayMs(quota, 0, policy), undefined, 'a daily quota is not waited for by default')
   t.equal(retryDelayMs(quota, 0, { ...policy, maxQuotaWaitSeconds: 43_199 }), undefined)
-  t.equal(retryDelayMs(quota, 0, { ...policy, maxQuotaWaitSeconds: 43_200 }, () => 0), 43_200_000)
+  t.equal(
+    retryDelayMs(quota, 0, { ...policy, maxQuotaWaitSeconds: 43_200 }, () => 0),
+    43_200_000,
+  )
 })

@@ -31,15 +31,17 @@ function loginPage(csrf: string, o: { email?: string; notice?: string; error?: s
     section: 'none',
     notice: o.notice,
     error: o.error,
-    body: html`<div class="card narrow"><h1>Log in</h1>
-<form method="post" action="/dashboard/login" novalidate>
-${csrfField(csrf)}
-<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${o.email ?? ''}">
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
-<div class="actions"><button type="submit">Log in</button><a href="/dashboard/signup">Create an account</a></div>
-</form></div>`,
+    body: html`<div class="card narrow">
+      <h1>Log in</h1>
+      <form method="post" action="/dashboard/login" novalidate>
+        ${csrfField(csrf)}
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" autocomplete="username" required value="${o.email ?? ''}" />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <div class="actions"><button type="submit">Log in</button><a href="/dashboard/signup">Create an account</a></div>
+      </form>
+    </div>`,
   })
 }
 
@@ -48,17 +50,27 @@ function signupPage(csrf: string, o: { email?: string; error?: string } = {}) {
     title: 'Sign up',
     section: 'none',
     error: o.error,
-    body: html`<div class="card narrow"><h1>Sign up</h1>
-<p>Start on the free plan: ${100} requests a day, up to 3 API tokens. Upgrade any time.</p>
-<form method="post" action="/dashboard/signup" novalidate>
-${csrfField(csrf)}
-<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="email" required value="${o.email ?? ''}">
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_MIN_LENGTH}" aria-describedby="password-hint">
-<p class="hint" id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters.</p>
-<div class="actions"><button type="submit">Sign up</button><a href="/dashboard/login">I have an account</a></div>
-</form></div>`,
+    body: html`<div class="card narrow">
+      <h1>Sign up</h1>
+      <p>Start on the free plan: ${100} requests a day, up to 3 API tokens. Upgrade any time.</p>
+      <form method="post" action="/dashboard/signup" novalidate>
+        ${csrfField(csrf)}
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" autocomplete="email" required value="${o.email ?? ''}" />
+        <label for="password">Password</label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          required
+          minlength="${PASSWORD_MIN_LENGTH}"
+          aria-describedby="password-hint"
+        />
+        <p class="hint" id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters.</p>
+        <div class="actions"><button type="submit">Sign up</button><a href="/dashboard/login">I have an account</a></div>
+      </form>
+    </div>`,
   })
 }
 
@@ -98,7 +110,11 @@ export async function authRoutes(app: FastifyInstance, deps: { sessions: Session
     }
     const length = [...password].length
     if (length < PASSWORD_MIN_LENGTH) {
-      return sendPage(reply, 400, signupPage(csrf, { email, error: `The password must have at least ${PASSWORD_MIN_LENGTH} characters; it has ${length}.` }))
+      return sendPage(
+        reply,
+        400,
+        signupPage(csrf, { email, error: `The password must have at least ${PASSWORD_MIN_LENGTH} characters; it has ${length}.` }),
+      )
     }
     if (length > PASSWORD_MAX_LENGTH) {
       return sendPage(reply, 400, signupPage(csrf, { email, error: `The password may have at most ${PASSWORD_MAX_LENGTH} characters.` }))
@@ -112,7 +128,10 @@ export async function authRoutes(app: FastifyInstance, deps: { sessions: Session
       return sendPage(
         reply,
         429,
-        signupPage(csrf, { email, error: `Too many sign-ups from your network. Try again in ${minutes} minute${minutes === 1 ? '' : 's'} (after ${formatTime(blocked)}).` }),
+        signupPage(csrf, {
+          email,
+          error: `Too many sign-ups from your network. Try again in ${minutes} minute${minutes === 1 ? '' : 's'} (after ${formatTime(blocked)}).`,
+        }),
       )
     }
     const passwordHash = await hashPassword(password)

@@ -30,7 +30,11 @@ export function createAccountsRepository(db: Db) {
       const [row] = await tx.select().from(accounts).where(eq(accounts.id, id)).for('update')
       return row
     },
-    async update(tx: Db, id: string, values: Partial<Pick<AccountRow, 'plan' | 'pendingPlan' | 'pendingPlanAt' | 'cycleAnchor' | 'passwordHash'>>) {
+    async update(
+      tx: Db,
+      id: string,
+      values: Partial<Pick<AccountRow, 'plan' | 'pendingPlan' | 'pendingPlanAt' | 'cycleAnchor' | 'passwordHash'>>,
+    ) {
       await tx.update(accounts).set(values).where(eq(accounts.id, id))
     },
     /**

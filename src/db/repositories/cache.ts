@@ -19,7 +19,12 @@ export function createCacheRepository(db: Db) {
   // The same for many entries in one statement (src/db/cache-batcher.ts): the look-ups
   // that arrive while one is in flight go together. Pairs travel as two arrays, unnested.
   const getMany = db
-    .select({ accountId: analysisCache.accountId, key: analysisCache.key, payload: analysisCache.payload, createdAt: analysisCache.createdAt })
+    .select({
+      accountId: analysisCache.accountId,
+      key: analysisCache.key,
+      payload: analysisCache.payload,
+      createdAt: analysisCache.createdAt,
+    })
     .from(analysisCache)
     .where(
       and(
@@ -66,7 +71,11 @@ export function createCacheRepository(db: Db) {
   return {
     /** Unexpired entries among `wanted`; the others are absent. */
     async getMany(wanted: { accountId: string; key: string }[], notBefore: Date) {
-      return getMany.execute({ accountIds: wanted.map((w) => w.accountId), keys: wanted.map((w) => w.key), notBefore: notBefore.toISOString() })
+      return getMany.execute({
+        accountIds: wanted.map((w) => w.accountId),
+        keys: wanted.map((w) => w.key),
+        notBefore: notBefore.toISOString(),
+      })
     },
     /**
      * Writes distinct entries (at most one per account and key) in one statement; returns the

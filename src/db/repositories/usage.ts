@@ -90,18 +90,34 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
   // runs, so a revocation or a plan change committed before is seen, as by separate statements.
   const principal = db.$with('p').as(
     db
-      .select({ tokenId: sql<string>`${apiTokens.id}`.as('token_id'), accountId: sql<string>`${accounts.id}`.as('account_id'), plan: sql<string>`${plans.name}`.as('plan'), limit: sql<number>`${plans.dailyLimit}`.as('lim') })
+      .select({
+        tokenId: sql<string>`${apiTokens.id}`.as('token_id'),
+        accountId: sql<string>`${accounts.id}`.as('account_id'),
+        plan: sql<string>`${plans.name}`.as('plan'),
+        limit: sql<number>`${plans.dailyLimit}`.as('lim'),
+      })
       .from(apiTokens)
       .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
       .innerJoin(plans, eq(plans.name, effectivePlanSql(sql.placeholder('now'))))
-      .where(and(eq(apiTokens.tokenHash, sql.placeholder('hash')), isNull(apiTokens.revokedAt), eq(apiTokens.accountId, sql.placeholder('accountId')), asyncCommit)),
+      .where(
+        and(
+          eq(apiTokens.tokenHash, sql.placeholder('hash')),
+          isNull(apiTokens.revokedAt),
+          eq(apiTokens.accountId, sql.placeholder('accountId')),
+          asyncCommit,
+        ),
+      ),
   )
   const counted = db.$with('r').as(
     db
       .insert(dailyUsage)
       .select(
         db
-          .select({ accountId: principal.accountId, day: sql`${sql.placeholder('day')}::date`.as('day'), used: sql`${sql.placeholder('k')}::integer`.as('used') })
+          .select({
+            accountId: principal.accountId,
+            day: sql`${sql.placeholder('day')}::date`.as('day'),
+            used: sql`${sql.placeholder('k')}::integer`.as('used'),
+          })
           .from(principal)
           .where(sql`${sql.placeholder('k')}::integer <= ${principal.limit}`),
       )

@@ -9,7 +9,9 @@ export const accounts = pgTable(
     email: text('email').notNull(),
     /** argon2id; null for accounts created by an operator without a password. */
     passwordHash: text('password_hash'),
-    plan: text('plan').notNull().references(() => plans.name),
+    plan: text('plan')
+      .notNull()
+      .references(() => plans.name),
     /** A downgrade waits here until `pendingPlanAt`, the next billing-cycle start. */
     pendingPlan: text('pending_plan').references(() => plans.name),
     pendingPlanAt: timestamp('pending_plan_at', { withTimezone: true, mode: 'date' }),

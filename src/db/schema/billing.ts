@@ -12,8 +12,12 @@ export const billingLedger = pgTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     /** `upgrade` (charged now, prorated), `downgrade_scheduled` (free, takes effect at `effectiveAt`), `downgrade_cancelled` (a pending downgrade withdrawn; free). */
     kind: text('kind').notNull(),
-    fromPlan: text('from_plan').notNull().references(() => plans.name),
-    toPlan: text('to_plan').notNull().references(() => plans.name),
+    fromPlan: text('from_plan')
+      .notNull()
+      .references(() => plans.name),
+    toPlan: text('to_plan')
+      .notNull()
+      .references(() => plans.name),
     /** Positive is a charge, in US cents. */
     amountCents: integer('amount_cents').notNull(),
     /** Share of the billing cycle left when the change was made, 0..1. */

@@ -54,9 +54,12 @@ export function shapeHash(w: string): number {
   let prev = -1
   for (let i = 0; i < w.length; i++) {
     let c = w.charCodeAt(i)
-    if (c >= 97 && c <= 122) c = 120 // x
-    else if (c >= 65 && c <= 90) c = 88 // X
-    else if (c >= 48 && c <= 57) c = 100 // d
+    if (c >= 97 && c <= 122)
+      c = 120 // x
+    else if (c >= 65 && c <= 90)
+      c = 88 // X
+    else if (c >= 48 && c <= 57)
+      c = 100 // d
     else if (c >= 128) {
       // Rare: a whole code point (surrogate pairs included) classified by Unicode property.
       const cp = w.codePointAt(i)!
@@ -79,7 +82,9 @@ const HAS_LOWER = /\p{Ll}/u
 const HAS_LETTER = /\p{L}/u
 
 /** Bits of letterFacts. */
-export const HAS_LETTER_BIT = 1, HAS_LOWER_BIT = 2, UPPER_START_BIT = 4
+export const HAS_LETTER_BIT = 1,
+  HAS_LOWER_BIT = 2,
+  UPPER_START_BIT = 4
 
 /**
  * Whether `w` has a letter, has a lower-case letter and starts with an upper-case one, exactly as
@@ -91,7 +96,9 @@ export function letterFacts(w: string): number {
   for (let k = 0; k < w.length; k++) {
     const c = w.charCodeAt(k)
     if (c >= 128) {
-      return (HAS_LETTER.test(w) ? HAS_LETTER_BIT : 0) | (HAS_LOWER.test(w) ? HAS_LOWER_BIT : 0) | (UPPER_START.test(w) ? UPPER_START_BIT : 0)
+      return (
+        (HAS_LETTER.test(w) ? HAS_LETTER_BIT : 0) | (HAS_LOWER.test(w) ? HAS_LOWER_BIT : 0) | (UPPER_START.test(w) ? UPPER_START_BIT : 0)
+      )
     }
     if (c >= 97 && c <= 122) f |= HAS_LETTER_BIT | HAS_LOWER_BIT
     else if (c >= 65 && c <= 90) f |= k === 0 ? HAS_LETTER_BIT | UPPER_START_BIT : HAS_LETTER_BIT
@@ -100,7 +107,26 @@ export function letterFacts(w: string): number {
 }
 
 /** wink's universal POS tags, numbered for hashing; unknown tags share the last number. */
-const POS = ['ADJ', 'ADP', 'ADV', 'AUX', 'CCONJ', 'DET', 'INTJ', 'NOUN', 'NUM', 'PART', 'PRON', 'PROPN', 'PUNCT', 'SCONJ', 'SYM', 'VERB', 'X', 'SPACE']
+const POS = [
+  'ADJ',
+  'ADP',
+  'ADV',
+  'AUX',
+  'CCONJ',
+  'DET',
+  'INTJ',
+  'NOUN',
+  'NUM',
+  'PART',
+  'PRON',
+  'PROPN',
+  'PUNCT',
+  'SCONJ',
+  'SYM',
+  'VERB',
+  'X',
+  'SPACE',
+]
 const POS_ID = new Map(POS.map((p, i) => [p, i + 1]))
 export const OUTSIDE = 0x7fff_fff0 // value standing for "beyond the sentence"
 // Shared by every token without a gazetteer match; replaced (never mutated) on a match.
@@ -184,8 +210,14 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
     const m = l.length
     const a = i * 6
     if (m > 1) info.hAffix[a] = fnvRange(l, 0, 1)
-    if (m > 2) { info.hAffix[a + 1] = fnvRange(l, 0, 2); info.hAffix[a + 3] = fnvRange(l, m - 2, m) }
-    if (m > 3) { info.hAffix[a + 2] = fnvRange(l, 0, 3); info.hAffix[a + 4] = fnvRange(l, m - 3, m) }
+    if (m > 2) {
+      info.hAffix[a + 1] = fnvRange(l, 0, 2)
+      info.hAffix[a + 3] = fnvRange(l, m - 2, m)
+    }
+    if (m > 3) {
+      info.hAffix[a + 2] = fnvRange(l, 0, 3)
+      info.hAffix[a + 4] = fnvRange(l, m - 3, m)
+    }
     if (m > 4) info.hAffix[a + 5] = fnvRange(l, m - 4, m)
     info.pos[i] = POS_ID.get(t.pos) ?? POS.length
     info.gaz[i] = NO_GAZ
@@ -225,7 +257,10 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
   for (const s of doc.sentences) {
     let i = s.first
     while (i < s.last) {
-      if (!info.capStart[i]) { i++; continue }
+      if (!info.capStart[i]) {
+        i++
+        continue
+      }
       let j = i + 1
       while (j < s.last && info.capStart[j]) j++
       const len = j - i
@@ -255,7 +290,8 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
 // Marks of informal writing: a lower-case "i", @handles, #hashtags, emoji, emoticons, chat
 // abbreviations, exclamation marks. With the lower-case rule below: 1% of CoNLL-2003 train
 // documents, 0.2% of CoNLL04 train, 97% of WNUT-17 train and 85% of WNUT-17 dev (by tokens).
-const SOCIAL_CUE = /^(?:i|u|ur|im|dont|cant|pls|plz|gonna|wanna|gotta|idk|btw|tbh|thx|vids?|(?:lol|lmao|omg|wtf|xd|ha(?:ha)+h?)|LOL|LMAO|OMG|WTF|XD|:\)|:\(|:D|;\)|<3|!+|[@#][\p{L}\p{N}_]+|\p{Extended_Pictographic}+)$/u
+const SOCIAL_CUE =
+  /^(?:i|u|ur|im|dont|cant|pls|plz|gonna|wanna|gotta|idk|btw|tbh|thx|vids?|(?:lol|lmao|omg|wtf|xd|ha(?:ha)+h?)|LOL|LMAO|OMG|WTF|XD|:\)|:\(|:D|;\)|<3|!+|[@#][\p{L}\p{N}_]+|\p{Extended_Pictographic}+)$/u
 const LOWER_START = /^\p{Ll}/u
 const SENTENCE_END = /^(?:[.!?…]+|\p{Extended_Pictographic}+)$/u
 

@@ -48,5 +48,5 @@ export function feat(template: number, a: number, b = 0): number {
   x = Math.imul(x ^ template, 0x27d4eb2f)
   x ^= x >>> 15
   // 0 marks an empty slot in the weight table.
-  return (x & 0x3fffffff) || 1
+  return x & 0x3fffffff || 1
 }

@@ -3,9 +3,19 @@ import { IdIntMap } from '../tables.ts'
 
 /** Gazetteer classes, one bit each, as stored in the model file. */
 export const GAZ_CLASSES = [
-  'first', 'country', 'city', 'demonym', 'region', 'orgword', 'company',
+  'first',
+  'country',
+  'city',
+  'demonym',
+  'region',
+  'orgword',
+  'company',
   // Names annotated in the training data, by their majority type (see train-ner.ts).
-  'tPER', 'tORG', 'tLOC', 'tMISC', 'tOBJ',
+  'tPER',
+  'tORG',
+  'tLOC',
+  'tMISC',
+  'tOBJ',
   // Brands: companies, products and software (simple-icons titles).
   'brand',
   // Ordinary words: written in lower case mid-sentence more often than capitalised in the
@@ -40,7 +50,12 @@ export const NO_CLUSTER = 0xffff
 
 // Hash 0 is stored and looked up as 1, as the files were built: the two share an entry.
 export function buildClusterIndex(words: ArrayLike<number>, codes: ArrayLike<number>): ClusterIndex {
-  return { codes: new IdIntMap(Array.from(words, (w) => w || 1), Uint16Array.from(codes)) }
+  return {
+    codes: new IdIntMap(
+      Array.from(words, (w) => w || 1),
+      Uint16Array.from(codes),
+    ),
+  }
 }
 
 export function clusterOf(ix: ClusterIndex | undefined, wordHash: number): number {

@@ -6,15 +6,77 @@ import { OUTSIDE, type DocInfo } from './document.ts'
 
 // Template numbers. Never renumber: they are baked into the model file.
 const T = {
-  bias: 1, word: 2, lower: 3, shape: 4, hshape: 5, p1: 6, p2: 7, p3: 8, x2: 9, x3: 10, x4: 11,
-  pos: 12, posM1: 13, posP1: 14, posM2: 15, posP2: 16, posBi: 17, posBiN: 18,
-  lM1: 19, lP1: 20, lM2: 21, lP2: 22, lBi: 23, lBiN: 24, sM1: 25, sP1: 26, sTri: 27,
-  first: 28, headline: 29, len: 30, gaz: 31, gazM1: 32, gazP1: 33, docCap: 34, docLow: 35,
-  tM1: 36, tM2M1: 37, tM1s: 38, hist: 39,
-  capRun: 40, docSurname: 41, docOrg: 42, sM2: 43, sP2: 44, lM1s: 45, sLP1: 46,
-  runText: 47, x3M1: 48, x3P1: 49, runPrev: 50, runNext: 51, lM2M1: 52, runHist: 53,
-  c1: 54, c2: 55, c3: 56, c2M1: 57, c2P1: 58, c3M1: 59, c3P1: 60, c2M2: 61, c2P2: 62, c3s: 63, c2Bi: 64,
-  nLower: 65, nShape: 66, nGaz: 67, nGazM1: 68, nGazP1: 69, nC2: 70, nC3: 71,
+  bias: 1,
+  word: 2,
+  lower: 3,
+  shape: 4,
+  hshape: 5,
+  p1: 6,
+  p2: 7,
+  p3: 8,
+  x2: 9,
+  x3: 10,
+  x4: 11,
+  pos: 12,
+  posM1: 13,
+  posP1: 14,
+  posM2: 15,
+  posP2: 16,
+  posBi: 17,
+  posBiN: 18,
+  lM1: 19,
+  lP1: 20,
+  lM2: 21,
+  lP2: 22,
+  lBi: 23,
+  lBiN: 24,
+  sM1: 25,
+  sP1: 26,
+  sTri: 27,
+  first: 28,
+  headline: 29,
+  len: 30,
+  gaz: 31,
+  gazM1: 32,
+  gazP1: 33,
+  docCap: 34,
+  docLow: 35,
+  tM1: 36,
+  tM2M1: 37,
+  tM1s: 38,
+  hist: 39,
+  capRun: 40,
+  docSurname: 41,
+  docOrg: 42,
+  sM2: 43,
+  sP2: 44,
+  lM1s: 45,
+  sLP1: 46,
+  runText: 47,
+  x3M1: 48,
+  x3P1: 49,
+  runPrev: 50,
+  runNext: 51,
+  lM2M1: 52,
+  runHist: 53,
+  c1: 54,
+  c2: 55,
+  c3: 56,
+  c2M1: 57,
+  c2P1: 58,
+  c3M1: 59,
+  c3P1: 60,
+  c2M2: 61,
+  c2P2: 62,
+  c3s: 63,
+  c2Bi: 64,
+  nLower: 65,
+  nShape: 66,
+  nGaz: 67,
+  nGazM1: 68,
+  nGazP1: 69,
+  nC2: 70,
+  nC3: 71,
 } as const
 
 /**
@@ -75,8 +137,14 @@ export function staticFeatures(doc: Tokenized, info: DocInfo, i: number, list: F
   const a = i * 6
   const aff = info.hAffix
   if (aff[a]) out[n++] = feat(T.p1, aff[a])
-  if (aff[a + 1]) { out[n++] = feat(T.p2, aff[a + 1]); out[n++] = feat(T.x2, aff[a + 3]) }
-  if (aff[a + 2]) { out[n++] = feat(T.p3, aff[a + 2]); out[n++] = feat(T.x3, aff[a + 4]) }
+  if (aff[a + 1]) {
+    out[n++] = feat(T.p2, aff[a + 1])
+    out[n++] = feat(T.x2, aff[a + 3])
+  }
+  if (aff[a + 2]) {
+    out[n++] = feat(T.p3, aff[a + 2])
+    out[n++] = feat(T.x3, aff[a + 4])
+  }
   if (aff[a + 5]) out[n++] = feat(T.x4, aff[a + 5])
   out[n++] = feat(T.pos, pos[i])
   out[n++] = feat(T.posM1, pm1)
@@ -104,8 +172,14 @@ export function staticFeatures(doc: Tokenized, info: DocInfo, i: number, list: F
   // Capitalisation seen where it is informative (mid-sentence, not a headline) elsewhere in the document.
   if ((firstInSent || hl) && info.capStart[i] && info.docCap[i]) out[n++] = feat(T.docCap, 0)
   if (info.capStart[i] && info.docLow[i]) out[n++] = feat(T.docLow, 0)
-  if (info.capRun[i]) { out[n++] = feat(T.capRun, info.capRun[i], hl ? 1 : 0); out[n++] = feat(T.runText, info.runHash[i], info.capRun[i]) }
-  if (info.capRun[i]) { out[n++] = feat(T.runPrev, info.runPrev[i]); out[n++] = feat(T.runNext, info.runNext[i]) }
+  if (info.capRun[i]) {
+    out[n++] = feat(T.capRun, info.capRun[i], hl ? 1 : 0)
+    out[n++] = feat(T.runText, info.runHash[i], info.capRun[i])
+  }
+  if (info.capRun[i]) {
+    out[n++] = feat(T.runPrev, info.runPrev[i])
+    out[n++] = feat(T.runNext, info.runNext[i])
+  }
   out[n++] = feat(T.lM2M1, lm2, lm1)
   out[n++] = feat(T.x3M1, hasM1 ? info.hAffix[(i - 1) * 6 + 4] : OUTSIDE)
   out[n++] = feat(T.x3P1, hasP1 ? info.hAffix[(i + 1) * 6 + 4] : OUTSIDE + 1)

@@ -9,7 +9,10 @@ export const NTAGS = TAGS.length
 export const tagType = (tag: number) => (tag === 0 ? -1 : (tag - 1) >> 2)
 /** 0 = O, 1 = B, 2 = I, 3 = L, 4 = U. */
 export const tagPart = (tag: number) => (tag === 0 ? 0 : ((tag - 1) & 3) + 1)
-export const B = 1, I = 2, L = 3, U = 4
+export const B = 1,
+  I = 2,
+  L = 3,
+  U = 4
 
 function allowedSlow(prev: number, tag: number, last: boolean): boolean {
   const pp = prev < 0 ? 0 : tagPart(prev)
@@ -27,8 +30,7 @@ function allowedSlow(prev: number, tag: number, last: boolean): boolean {
 export const ALLOWED = new Uint8Array((NTAGS + 1) * 2 * NTAGS)
 for (let prev = -1; prev < NTAGS; prev++)
   for (let last = 0; last < 2; last++)
-    for (let tag = 0; tag < NTAGS; tag++)
-      ALLOWED[(prev + 1) * 2 * NTAGS + last * NTAGS + tag] = allowedSlow(prev, tag, last === 1) ? 1 : 0
+    for (let tag = 0; tag < NTAGS; tag++) ALLOWED[(prev + 1) * 2 * NTAGS + last * NTAGS + tag] = allowedSlow(prev, tag, last === 1) ? 1 : 0
 
 /**
  * The same table as lists, ascending: ALLOWED_TAGS[(prev + 1) * 2 + last]. Only these tags can

@@ -54,7 +54,15 @@ export default fp(
       const known = opts?.deferrable ? accountOf.get(hash) : undefined
       if (known) {
         // The plan is the one last seen; the statement that checks the token replaces it.
-        request.account = { accountId: known.accountId, tokenId: '', tokenHash: hash, plan: known.plan, limit: 0, used: 0, unverifiedTokenHash: hash }
+        request.account = {
+          accountId: known.accountId,
+          tokenId: '',
+          tokenHash: hash,
+          plan: known.plan,
+          limit: 0,
+          used: 0,
+          unverifiedTokenHash: hash,
+        }
         return
       }
       await verify(request, hash)

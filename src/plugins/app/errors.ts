@@ -6,7 +6,16 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { randomUUID } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
-import { ApiError, BadRequestError, ClientClosedError, MethodNotAllowedError, NotFoundError, ServiceUnavailableError, UnauthorizedError, type ErrorCode } from '../../errors.ts'
+import {
+  ApiError,
+  BadRequestError,
+  ClientClosedError,
+  MethodNotAllowedError,
+  NotFoundError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  type ErrorCode,
+} from '../../errors.ts'
 import { allowedMethods } from './openapi-routes.ts'
 
 /**
@@ -87,7 +96,11 @@ function clientErrorResponse(code: string | undefined): { status: number; code: 
       return { status: 408, code: 'REQUEST_TIMEOUT', message: 'The request was not received in time' }
     case 'HPE_INVALID_TRANSFER_ENCODING':
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return { status: 400, code: 'MALFORMED_REQUEST', message: 'The request has both Content-Length and Transfer-Encoding, or an invalid Transfer-Encoding' }
+      return {
+        status: 400,
+        code: 'MALFORMED_REQUEST',
+        message: 'The request has both Content-Length and Transfer-Encoding, or an invalid Transfer-Encoding',
+      }
     case 'HPE_INVALID_HEADER_TOKEN':
       return { status: 400, code: 'MALFORMED_REQUEST', message: 'A header name or value has a character HTTP does not allow' }
     case 'HPE_INVALID_METHOD':

@@ -54,7 +54,8 @@ function field(path: string): string {
 /** The value at a JSON pointer of the body (AJV's `instancePath`). */
 function valueAt(body: unknown, pointer: string): unknown {
   let v = body
-  for (const part of pointer.split('/').slice(1)) v = (v as Record<string, unknown> | undefined)?.[part.replaceAll('~1', '/').replaceAll('~0', '~')]
+  for (const part of pointer.split('/').slice(1))
+    v = (v as Record<string, unknown> | undefined)?.[part.replaceAll('~1', '/').replaceAll('~0', '~')]
   return v
 }
 
@@ -62,8 +63,10 @@ function valueAt(body: unknown, pointer: string): unknown {
 export function validationError(err: ErrorObject, body: unknown): BadRequestError {
   const at = err.instancePath
   const name = field(at)
-  if (at === '' && err.keyword === 'type') return new BadRequestError('INVALID_BODY', 'The request body must be a JSON object such as {"text": "..."}')
-  if (err.keyword === 'required') return new BadRequestError('MISSING_FIELD', `"${field(at + '/' + err.params.missingProperty)}" is required`)
+  if (at === '' && err.keyword === 'type')
+    return new BadRequestError('INVALID_BODY', 'The request body must be a JSON object such as {"text": "..."}')
+  if (err.keyword === 'required')
+    return new BadRequestError('MISSING_FIELD', `"${field(at + '/' + err.params.missingProperty)}" is required`)
   if (err.keyword === 'additionalProperties') {
     const extra = field(at + '/' + err.params.additionalProperty)
     return new BadRequestError('UNKNOWN_FIELD', `Unknown field "${extra}"; see /docs for the request schema`)
@@ -82,7 +85,10 @@ export function validationError(err: ErrorObject, body: unknown): BadRequestErro
   if (err.keyword === 'type') return new BadRequestError('INVALID_FIELD_TYPE', `"${name}" must be of type ${err.params.type}`)
   if (err.keyword === 'enum') {
     const allowed = (err.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')
-    return new BadRequestError('VALIDATION_ERROR', `"${name}" must be one of ${allowed}; got ${JSON.stringify(valueAt(body, at))?.slice(0, 100)}`)
+    return new BadRequestError(
+      'VALIDATION_ERROR',
+      `"${name}" must be one of ${allowed}; got ${JSON.stringify(valueAt(body, at))?.slice(0, 100)}`,
+    )
   }
   return new BadRequestError('VALIDATION_ERROR', `"${name}" ${err.message}`)
 }
@@ -99,7 +105,10 @@ interface RouteOptions<Id extends OperationId> {
 }
 
 /** One operation as a Fastify route, typed by its operationId. */
-function addRoute<Id extends OperationId>(app: FastifyInstance, { method, path, operation: op, handler, tokenCheck }: RouteOptions<Id>): void {
+function addRoute<Id extends OperationId>(
+  app: FastifyInstance,
+  { method, path, operation: op, handler, tokenCheck }: RouteOptions<Id>,
+): void {
   const secured = (op.security ?? SECURITY).length > 0
   const validate = BODY_VALIDATORS[op.operationId]
   if (op.requestBody && !validate) throw new Error(`openapi-routes: operation "${op.operationId}" has a body but no generated validator`)
@@ -135,7 +144,8 @@ export default fp<{
         // The spec is read at run time, so its operationId is any of them: each handler is
         // typed for its own operation where it is written (OperationHandlers).
         const handler = opts.handlers[operation.operationId] as OperationHandler<OperationId> | undefined
-        if (!handler) throw new Error(`openapi-routes: operation "${operation.operationId}" (${method.toUpperCase()} ${path}) is not implemented`)
+        if (!handler)
+          throw new Error(`openapi-routes: operation "${operation.operationId}" (${method.toUpperCase()} ${path}) is not implemented`)
         const tokenCheck = { deferrable: opts.deferTokenCheck?.includes(operation.operationId) ?? false }
         addRoute(app, { method, path, operation, handler, tokenCheck })
       }

@@ -11,14 +11,17 @@ function findBinDir(): string | undefined {
   if (process.env.PG_BIN && existsSync(join(process.env.PG_BIN, 'initdb'))) return process.env.PG_BIN
   const root = '/usr/lib/postgresql'
   if (!existsSync(root)) return undefined
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a))
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a))
   return versions.length ? join(root, versions[0], 'bin') : undefined
 }
 
 /** Why a throwaway server cannot be made here, or undefined when it can. */
 export function throwawayPostgresUnavailable(): string | undefined {
   if (!findBinDir()) return 'no PostgreSQL server binaries (initdb) under /usr/lib/postgresql; install the postgresql package'
-  if (process.getuid?.() === 0 && spawnSync('id', ['postgres']).status !== 0) return 'running as root without a postgres user to run the server as'
+  if (process.getuid?.() === 0 && spawnSync('id', ['postgres']).status !== 0)
+    return 'running as root without a postgres user to run the server as'
   return undefined
 }
 
@@ -71,12 +74,14 @@ export async function startThrowawayPostgres(settings: Record<string, string | n
   const data = join(dir, 'data')
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'])
   const port = await freePort()
-  const extra = Object.entries(settings).map(([k, v]) => ` -c ${k}=${v}`).join('')
+  const extra = Object.entries(settings)
+    .map(([k, v]) => ` -c ${k}=${v}`)
+    .join('')
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off${extra}`
   const startArgs = ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']
   // -m fast: what an operator's stop does; sessions are terminated (57P01) and the server exits.
   const stopArgs = ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']
-const signal = (sig: 'SIGSTOP' | 'SIGCONT') => {
+  const signal = (sig: 'SIGSTOP' | 'SIGCONT') => {
     const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0])
     const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' })
       .split('\n')
