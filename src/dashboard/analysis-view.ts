@@ -111,7 +111,7 @@ export function annotateText(text: string, result: AnalysisView, encoding: Offse
     for (const e of ranges.filter((e) => e.start <= a && b <= e.end).reverse()) {
       const first = !anchored.has(e.id)
       anchored.add(e.id)
-      piece = html`<span class="ev" data-ev="${e.id}" ${first ? html` id="${e.id}"` : ''}>${piece}</span>`
+      piece = html`<span class="ev" data-ev="${e.id}"${first ? html` id="${e.id}"` : ''}>${piece}</span>`
     }
     pieces.push(piece)
   }
@@ -135,13 +135,7 @@ function span(text: string, a: number, b: number, marks: Placed[], details: Enti
 function mark(text: string, m: Placed, details: EntityDetail[]): Html {
   const d = details[m.entity]
   const words = m.alias ? `${d.type}, refers to ${d.name}` : d.type
-  return html`<mark
-    class="m t-${d.type}${m.alias ? ' alias' : ''}"
-    data-entity="${m.entity}"
-    data-tag="${TYPE_TAG[d.type]}"
-    title="${d.name} (${d.type}${m.alias ? ', alias' : ''})"
-    >${span(text, m.start, m.end, m.children, details)}<span class="visually-hidden"> (${words})</span></mark
-  >`
+  return html`<mark class="m t-${d.type}${m.alias ? ' alias' : ''}" data-entity="${m.entity}" data-tag="${TYPE_TAG[d.type]}" title="${d.name} (${d.type}${m.alias ? ', alias' : ''})">${span(text, m.start, m.end, m.children, details)}<span class="visually-hidden"> (${words})</span></mark>`
 }
 
 /** The legend of the marks: each type's tag and underline, in words. */
@@ -152,15 +146,9 @@ export function legend(): Html {
     location: 'dotted underline',
     object: 'dashed underline',
   }
-  return html`<ul class="legend" aria-label="Entity types">
-    ${(Object.keys(TYPE_TAG) as EntityType[]).map(
-      (t) => html`<li><mark class="m t-${t}" data-tag="${TYPE_TAG[t]}">${t}</mark> <span class="hint">${styles[t]}</span></li>`,
-    )}
-    <li>
-      <mark class="m t-person alias" data-tag="PER">alias</mark>
-      <span class="hint">no fill: a shorter form of a name, such as a surname alone</span>
-    </li>
-  </ul>`
+  return html`<ul class="legend" aria-label="Entity types">${(Object.keys(TYPE_TAG) as EntityType[]).map(
+    (t) => html`<li><mark class="m t-${t}" data-tag="${TYPE_TAG[t]}">${t}</mark> <span class="hint">${styles[t]}</span></li>`,
+  )}<li><mark class="m t-person alias" data-tag="PER">alias</mark> <span class="hint">no fill: a shorter form of a name, such as a surname alone</span></li></ul>`
 }
 
 function fixed(n: number, digits: number): string {
@@ -170,34 +158,12 @@ function fixed(n: number, digits: number): string {
 export function entityTable(result: AnalysisView): Html {
   const details = result.entityDetails ?? []
   if (details.length === 0) return html`<p>No entities were found in this text.</p>`
-  return html`<div class="table-wrap">
-    <table class="stack entities">
-      <caption>
-        Entities, by type and salience
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Type</th>
-          <th scope="col" class="num">Confidence</th>
-          <th scope="col" class="num">Salience</th>
-          <th scope="col" class="num">Mentions</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${details.map(
-          (d, i) =>
-            html`<tr data-entity="${i}">
-              <th scope="row" data-label="Name">${d.name}</th>
-              <td data-label="Type"><span class="tag t-${d.type}">${TYPE_TAG[d.type]}</span> ${d.type}</td>
-              <td class="num" data-label="Confidence">${fixed(d.confidence, 2)}</td>
-              <td class="num" data-label="Salience">${fixed(d.salience, 3)}</td>
-              <td class="num" data-label="Mentions">${d.mentions.length}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`
+  return html`<div class="table-wrap"><table class="stack entities"><caption>Entities, by type and salience</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col" class="num">Confidence</th><th scope="col" class="num">Salience</th><th scope="col" class="num">Mentions</th></tr></thead>
+<tbody>${details.map(
+    (d, i) =>
+      html`<tr data-entity="${i}"><th scope="row" data-label="Name">${d.name}</th><td data-label="Type"><span class="tag t-${d.type}">${TYPE_TAG[d.type]}</span> ${d.type}</td><td class="num" data-label="Confidence">${fixed(d.confidence, 2)}</td><td class="num" data-label="Salience">${fixed(d.salience, 3)}</td><td class="num" data-label="Mentions">${d.mentions.length}</td></tr>`,
+  )}</tbody></table></div>`
 }
 
 export function relationLabel(type: string): string {
@@ -211,37 +177,12 @@ export function relationLabel(type: string): string {
  */
 export function relationTable(result: AnalysisView, evidenceOf: (Evidence | undefined)[]): Html {
   if (result.relations.length === 0) return html`<p>No relations were found between these entities.</p>`
-  return html`<div class="table-wrap">
-    <table class="stack relations">
-      <caption>
-        Relations, read as “source relation target”
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Source</th>
-          <th scope="col">Relation</th>
-          <th scope="col">Target</th>
-          <th scope="col" class="num">Confidence</th>
-          <th scope="col">Sentiment</th>
-          <th scope="col">Evidence</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${result.relations.map((r, i) => {
-          const ev = evidenceOf[i]
-          const quote = r.evidence ?? ''
-          return html`<tr class="relation" ${ev ? html` data-evidence="${ev.id}"` : ''}>
-            <td data-label="Source">${r.source}</td>
-            <td data-label="Relation">${relationLabel(r.type)}</td>
-            <td data-label="Target">${r.target}</td>
-            <td class="num" data-label="Confidence">${fixed(r.confidence, 2)}</td>
-            <td data-label="Sentiment">${r.sentiment}</td>
-            <td data-label="Evidence">
-              ${ev ? html`<a class="evidence-link" href="#${ev.id}" aria-label="Evidence for ${r.source} ${relationLabel(r.type)} ${r.target}: ${quote}">${quote || 'show in the text'}</a>` : quote}
-            </td>
-          </tr>`
-        })}
-      </tbody>
-    </table>
-  </div>`
+  return html`<div class="table-wrap"><table class="stack relations"><caption>Relations, read as “source relation target”</caption>
+<thead><tr><th scope="col">Source</th><th scope="col">Relation</th><th scope="col">Target</th><th scope="col" class="num">Confidence</th><th scope="col">Sentiment</th><th scope="col">Evidence</th></tr></thead>
+<tbody>${result.relations.map((r, i) => {
+    const ev = evidenceOf[i]
+    const quote = r.evidence ?? ''
+    return html`<tr class="relation"${ev ? html` data-evidence="${ev.id}"` : ''}><td data-label="Source">${r.source}</td><td data-label="Relation">${relationLabel(r.type)}</td><td data-label="Target">${r.target}</td><td class="num" data-label="Confidence">${fixed(r.confidence, 2)}</td><td data-label="Sentiment">${r.sentiment}</td>
+<td data-label="Evidence">${ev ? html`<a class="evidence-link" href="#${ev.id}" aria-label="Evidence for ${r.source} ${relationLabel(r.type)} ${r.target}: ${quote}">${quote || 'show in the text'}</a>` : quote}</td></tr>`
+  })}</tbody></table></div>`
 }

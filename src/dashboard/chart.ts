@@ -69,66 +69,28 @@ export function usageChart(days: ChartDay[], today: string): Html {
     const h = (d.used / top) * plotH
     const isToday = d.day === today
     const label = `${d.day}${isToday ? ' (today)' : ''}: ${d.used} request${d.used === 1 ? '' : 's'} of ${d.limit}`
-    return html`<g class="bar${isToday ? ' today' : ''}" data-day="${d.day}" data-used="${d.used}" data-limit="${d.limit}"
-      ><title>${label}</title>
-      <rect
-        x="${x.toFixed(1)}"
-        y="${(PAD.top + plotH - h).toFixed(1)}"
-        width="${barW.toFixed(1)}"
-        height="${Math.max(h, d.used > 0 ? 1 : 0).toFixed(1)}"
-      ></rect>
-      ${d.used > 0 || isToday ? html`<text class="value" x="${(x + barW / 2).toFixed(1)}" y="${(PAD.top + plotH - h - 4).toFixed(1)}" text-anchor="middle">${d.used}</text>` : ''}
-      ${i % 5 === 4 || isToday || i === 0 ? html`<text class="day" x="${(x + barW / 2).toFixed(1)}" y="${H - PAD.bottom + 20}" text-anchor="middle">${isToday ? 'today' : shortDay(d.day)}</text>` : ''}</g
-    >`
+    return html`<g class="bar${isToday ? ' today' : ''}" data-day="${d.day}" data-used="${d.used}" data-limit="${d.limit}"><title>${label}</title>
+<rect x="${x.toFixed(1)}" y="${(PAD.top + plotH - h).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.max(h, d.used > 0 ? 1 : 0).toFixed(1)}"></rect>
+${d.used > 0 || isToday ? html`<text class="value" x="${(x + barW / 2).toFixed(1)}" y="${(PAD.top + plotH - h - 4).toFixed(1)}" text-anchor="middle">${d.used}</text>` : ''}
+${i % 5 === 4 || isToday || i === 0 ? html`<text class="day" x="${(x + barW / 2).toFixed(1)}" y="${H - PAD.bottom + 20}" text-anchor="middle">${isToday ? 'today' : shortDay(d.day)}</text>` : ''}</g>`
   })
 
   const limitWords = changed
     ? `the daily limit of each day's plan (dashed line; today ${limit})`
     : `the daily limit of ${limit} (dashed line)`
   return html`<figure class="chart">
-      <svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">
-        <title id="chart-title">Requests per day, last ${days.length} UTC days</title>
-        <desc id="chart-desc">
-          ${days[0].day} to ${today}: ${total} requests in total; today ${todayCount} of the daily limit of
-          ${limit}.${changed ? ' The limit changed with the plan during the period.' : ''}
-        </desc>
-        ${ticks.map((v) => html`<g class="tick"><line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"></line><text x="${PAD.left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${Math.round(v)}</text></g>`)}
-        ${bars}
-        <g class="limit">
-          <path d="${steps}"></path>
-          <text x="${W - PAD.right}" y="${(y(limit) - 6).toFixed(1)}" text-anchor="end">Daily limit ${limit}</text>
-        </g>
-      </svg>
-      <figcaption>
-        Requests per UTC day for the last ${days.length} days (bars) against ${limitWords}. Today: <strong>${todayCount}</strong> of
-        ${limit}.
-      </figcaption>
-    </figure>
-    <details class="chart-table">
-      <summary>The numbers as a table</summary>
-      <div class="table-wrap">
-        <table>
-          <caption>
-            Requests per UTC day
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Day (UTC)</th>
-              <th scope="col">Requests</th>
-              <th scope="col">Daily limit</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${[...days].reverse().map(
-              (d) =>
-                html`<tr>
-                  <th scope="row">${d.day}${d.day === today ? ' (today)' : ''}</th>
-                  <td>${d.used}</td>
-                  <td>${d.limit}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>
-    </details>`
+<svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg">
+<title id="chart-title">Requests per day, last ${days.length} UTC days</title>
+<desc id="chart-desc">${days[0].day} to ${today}: ${total} requests in total; today ${todayCount} of the daily limit of ${limit}.${changed ? ' The limit changed with the plan during the period.' : ''}</desc>
+${ticks.map((v) => html`<g class="tick"><line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"></line><text x="${PAD.left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${Math.round(v)}</text></g>`)}
+${bars}
+<g class="limit"><path d="${steps}"></path>
+<text x="${W - PAD.right}" y="${(y(limit) - 6).toFixed(1)}" text-anchor="end">Daily limit ${limit}</text></g>
+</svg>
+<figcaption>Requests per UTC day for the last ${days.length} days (bars) against ${limitWords}. Today: <strong>${todayCount}</strong> of ${limit}.</figcaption>
+</figure>
+<details class="chart-table"><summary>The numbers as a table</summary>
+<div class="table-wrap"><table><caption>Requests per UTC day</caption><thead><tr><th scope="col">Day (UTC)</th><th scope="col">Requests</th><th scope="col">Daily limit</th></tr></thead>
+<tbody>${[...days].reverse().map((d) => html`<tr><th scope="row">${d.day}${d.day === today ? ' (today)' : ''}</th><td>${d.used}</td><td>${d.limit}</td></tr>`)}</tbody></table></div>
+</details>`
 }

@@ -32,9 +32,7 @@ function shape(type: EntityType, x: number, y: number): Html {
     case 'organization':
       return html`<rect x="${f(x - R)}" y="${f(y - R)}" width="${2 * R}" height="${2 * R}" rx="3"></rect>`
     case 'location':
-      return html`<polygon
-        points="${f(x)},${f(y - R - 4)} ${f(x + R + 4)},${f(y)} ${f(x)},${f(y + R + 4)} ${f(x - R - 4)},${f(y)}"
-      ></polygon>`
+      return html`<polygon points="${f(x)},${f(y - R - 4)} ${f(x + R + 4)},${f(y)} ${f(x)},${f(y + R + 4)} ${f(x - R - 4)},${f(y)}"></polygon>`
     case 'object': {
       const pts = [0, 1, 2, 3, 4, 5].map((k) => {
         const a = (Math.PI / 3) * k
@@ -101,38 +99,29 @@ export function relationGraph(result: AnalysisView, evidenceOf: (Evidence | unde
     const lx = (x1 + x2) / 2 - uy * shift
     const ly = (y1 + y2) / 2 + ux * shift - 4
     const label = relationLabel(e.r.type)
-    return html`<g class="edge sentiment-${e.r.sentiment}" ${e.evidence ? html` data-evidence="${e.evidence.id}"` : ''}
-      ><title>${e.r.source} ${label} ${e.r.target} (confidence ${e.r.confidence.toFixed(2)}, ${e.r.sentiment})</title>
-      <line x1="${x1.toFixed(1)}" y1="${y1.toFixed(1)}" x2="${x2.toFixed(1)}" y2="${y2.toFixed(1)}" marker-end="url(#arrow)"></line>
-      <text x="${lx.toFixed(1)}" y="${ly.toFixed(1)}" text-anchor="middle">${label}</text></g
-    >`
+    return html`<g class="edge sentiment-${e.r.sentiment}"${e.evidence ? html` data-evidence="${e.evidence.id}"` : ''}><title>${e.r.source} ${label} ${e.r.target} (confidence ${e.r.confidence.toFixed(2)}, ${e.r.sentiment})</title>
+<line x1="${x1.toFixed(1)}" y1="${y1.toFixed(1)}" x2="${x2.toFixed(1)}" y2="${y2.toFixed(1)}" marker-end="url(#arrow)"></line>
+<text x="${lx.toFixed(1)}" y="${ly.toFixed(1)}" text-anchor="middle">${label}</text></g>`
   })
 
   const nodeMarkup = [...nodes.values()].map((n) => {
     const d = details[n.entity]
-    return html`<g class="node t-${d.type}" data-entity="${n.entity}"
-      ><title>${d.name} (${d.type}, salience ${d.salience.toFixed(3)})</title>
-      ${shape(d.type, n.x, n.y)}
-      <text class="tag" x="${n.x.toFixed(1)}" y="${(n.y + 4).toFixed(1)}" text-anchor="middle">${TYPE_TAG[d.type]}</text>
-      <text class="name" x="${n.x.toFixed(1)}" y="${(n.y + R + 18).toFixed(1)}" text-anchor="middle">${short(d.name)}</text></g
-    >`
+    return html`<g class="node t-${d.type}" data-entity="${n.entity}"><title>${d.name} (${d.type}, salience ${d.salience.toFixed(3)})</title>
+${shape(d.type, n.x, n.y)}
+<text class="tag" x="${n.x.toFixed(1)}" y="${(n.y + 4).toFixed(1)}" text-anchor="middle">${TYPE_TAG[d.type]}</text>
+<text class="name" x="${n.x.toFixed(1)}" y="${(n.y + R + 18).toFixed(1)}" text-anchor="middle">${short(d.name)}</text></g>`
   })
 
   const left = details.length - nodes.size
   const summary = `${nodes.size} of ${details.length} entities and ${shown.length} of ${result.relations.length} relations drawn${left > 0 ? `; the ${left} least connected entities are left out` : ''}.`
   return html`<figure class="graph">
-    <svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="graph-title graph-desc" xmlns="http://www.w3.org/2000/svg">
-      <title id="graph-title">Entities and relations</title>
-      <desc id="graph-desc">
-        ${summary} Node shapes: circle person, square organization, diamond location, hexagon object. The tables list the same relations.
-      </desc>
-      <defs>
-        <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-          <path d="M0,0 L10,5 L0,10 z"></path>
-        </marker>
-      </defs>
-      ${edgeMarkup} ${nodeMarkup}
-    </svg>
-    <figcaption>${summary} Arrows point from source to target; shapes: ● person, ■ organization, ◆ location, ⬢ object.</figcaption>
-  </figure>`
+<svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="graph-title graph-desc" xmlns="http://www.w3.org/2000/svg">
+<title id="graph-title">Entities and relations</title>
+<desc id="graph-desc">${summary} Node shapes: circle person, square organization, diamond location, hexagon object. The tables list the same relations.</desc>
+<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"></path></marker></defs>
+${edgeMarkup}
+${nodeMarkup}
+</svg>
+<figcaption>${summary} Arrows point from source to target; shapes: ● person, ■ organization, ◆ location, ⬢ object.</figcaption>
+</figure>`
 }

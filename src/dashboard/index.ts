@@ -139,11 +139,7 @@ function errorPage(title: string, message: string): string {
   return page({
     title,
     section: 'none',
-    body: html`<div class="card narrow">
-      <h1>${title}</h1>
-      <p>${message}</p>
-      <p><a href="/dashboard">Back to the dashboard</a></p>
-    </div>`,
+    body: html`<div class="card narrow"><h1>${title}</h1><p>${message}</p><p><a href="/dashboard">Back to the dashboard</a></p></div>`,
   })
 }
 

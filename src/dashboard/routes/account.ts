@@ -65,25 +65,13 @@ export async function accountRoutes(app: FastifyInstance) {
 
   function usageStats(s: Awaited<ReturnType<typeof snapshot>>): Html {
     return html`<dl class="stats">
-        <div>
-          <dt>Plan</dt>
-          <dd data-testid="plan">${s.plan.name}</dd>
-        </div>
-        <div>
-          <dt>Today's usage</dt>
-          <dd><span data-testid="used">${s.used}</span> of <span data-testid="limit">${s.plan.dailyLimit}</span></dd>
-          <meter min="0" max="${s.plan.dailyLimit}" value="${s.used}" aria-label="Today's usage">${s.used} of ${s.plan.dailyLimit}</meter>
-        </div>
-        <div>
-          <dt>Remaining today</dt>
-          <dd>${s.plan.dailyLimit - s.used}</dd>
-        </div>
-        <div>
-          <dt>Quota resets</dt>
-          <dd><time datetime="${s.reset.toISOString()}">${formatTime(s.reset)}</time></dd>
-        </div>
-      </dl>
-      ${s.pending ? html`<p class="notice" role="status">A downgrade to ${s.pending.plan} is scheduled for ${formatTime(s.pending.at)}; until then the ${s.plan.name} plan and its limit stay in force.</p>` : ''}`
+<div><dt>Plan</dt><dd data-testid="plan">${s.plan.name}</dd></div>
+<div><dt>Today's usage</dt><dd><span data-testid="used">${s.used}</span> of <span data-testid="limit">${s.plan.dailyLimit}</span></dd>
+<meter min="0" max="${s.plan.dailyLimit}" value="${s.used}" aria-label="Today's usage">${s.used} of ${s.plan.dailyLimit}</meter></div>
+<div><dt>Remaining today</dt><dd>${s.plan.dailyLimit - s.used}</dd></div>
+<div><dt>Quota resets</dt><dd><time datetime="${s.reset.toISOString()}">${formatTime(s.reset)}</time></dd></div>
+</dl>
+${s.pending ? html`<p class="notice" role="status">A downgrade to ${s.pending.plan} is scheduled for ${formatTime(s.pending.at)}; until then the ${s.plan.name} plan and its limit stay in force.</p>` : ''}`
   }
 
   app.get('/', async (request, reply) => {
@@ -107,22 +95,14 @@ export async function accountRoutes(app: FastifyInstance) {
         section: 'overview',
         user: pageUser(session),
         body: html`<h1>Overview</h1>
-          ${usageStats(s)}
-          <section>
-            <h2 id="usage-heading">Usage, last ${CHART_DAYS} days</h2>
-            ${usageChart(fillDays(history, s.today, limitOn), s.today)}
-          </section>
-          <section>
-            <h2 id="next-heading">Next steps</h2>
-            <ul>
-              <li>
-                <a href="/dashboard/tokens">Create an API token</a> and call <code>GET /v1/quota</code> or
-                <code>POST /v1/analyze</code> with it.
-              </li>
-              <li><a href="/dashboard/plan">Change your plan</a>; upgrades apply at once.</li>
-              <li>Read the <a href="/docs">API reference</a>.</li>
-            </ul>
-          </section>`,
+${usageStats(s)}
+<section><h2 id="usage-heading">Usage, last ${CHART_DAYS} days</h2>
+${usageChart(fillDays(history, s.today, limitOn), s.today)}
+</section>
+<section><h2 id="next-heading">Next steps</h2>
+<ul><li><a href="/dashboard/tokens">Create an API token</a> and call <code>GET /v1/quota</code> or <code>POST /v1/analyze</code> with it.</li>
+<li><a href="/dashboard/plan">Change your plan</a>; upgrades apply at once.</li>
+<li>Read the <a href="/docs">API reference</a>.</li></ul></section>`,
       }),
     )
   })
@@ -150,81 +130,32 @@ export async function accountRoutes(app: FastifyInstance) {
       notice: o.notice,
       error: o.error,
       body: html`<h1>Plan and billing</h1>
-        ${usageStats(s)}
-        <p>
-          Billing cycle: ${formatTime(s.cycle.start)} to ${formatTime(s.cycle.end)}. Upgrades apply at once and are charged for the part of
-          the cycle that is left; downgrades are free and apply at the next cycle start.
-        </p>
-        <section>
-          <h2 id="plans-heading">Plans</h2>
-          <div class="table-wrap">
-            <table class="stack">
-              <caption>
-                Switching now would cost
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Plan</th>
-                  <th scope="col" class="num">Requests a day</th>
-                  <th scope="col" class="num">Tokens</th>
-                  <th scope="col" class="num">Per month</th>
-                  <th scope="col">If you switch now</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>
-          </div>
-          <form method="get" action="/dashboard/plan/change" class="card">
-            <label for="plan">Plan</label>
-            <select id="plan" name="plan">
-              ${s.plans.map((p) => html`<option value="${p.name}" ${p.name === (s.pending?.plan ?? s.plan.name) ? html` selected` : ''}>${p.name} — ${money(p.priceCents)}/month, ${p.dailyLimit.toLocaleString('en-US')} requests a day</option>`)}
-            </select>
-            <p class="hint">You will see the charge or the date it takes effect, and confirm, on the next page.</p>
-            <div class="actions"><button type="submit">Preview change</button></div>
-          </form>
-        </section>
-        <section>
-          <h2 id="ledger-heading">Billing ledger</h2>
-          ${
-            ledger.length === 0
-              ? html`<p>No charges yet.</p>`
-              : html`<div class="table-wrap">
-                  <table class="stack">
-                    <caption>
-                      Every plan change and what it cost
-                    </caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Date</th>
-                        <th scope="col">Change</th>
-                        <th scope="col">Kind</th>
-                        <th scope="col">Proration</th>
-                        <th scope="col">Effective</th>
-                        <th scope="col" class="num">Amount</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      ${ledger.map(
-                        (e) =>
-                          html`<tr>
-                            <td data-label="Date">${formatTime(e.createdAt)}</td>
-                            <td data-label="Change">${e.fromPlan} → ${e.toPlan}</td>
-                            <td data-label="Kind">${lookup(KIND_LABEL, e.kind) ?? e.kind}</td>
-                            <td data-label="Proration">
-                              ${(e.prorationFraction * 100).toFixed(1)}% of the cycle left (${formatDate(e.cycleStart)} –
-                              ${formatDate(e.cycleEnd)})
-                            </td>
-                            <td data-label="Effective">${formatTime(e.effectiveAt)}</td>
-                            <td class="num" data-label="Amount" data-testid="amount">${money(e.amountCents)}</td>
-                          </tr>`,
-                      )}
-                    </tbody>
-                  </table>
-                </div>`
-          }
-        </section>`,
+${usageStats(s)}
+<p>Billing cycle: ${formatTime(s.cycle.start)} to ${formatTime(s.cycle.end)}. Upgrades apply at once and are charged for the part of the cycle that is left; downgrades are free and apply at the next cycle start.</p>
+<section><h2 id="plans-heading">Plans</h2>
+<div class="table-wrap"><table class="stack"><caption>Switching now would cost</caption>
+<thead><tr><th scope="col">Plan</th><th scope="col" class="num">Requests a day</th><th scope="col" class="num">Tokens</th><th scope="col" class="num">Per month</th><th scope="col">If you switch now</th></tr></thead>
+<tbody>${rows}</tbody></table></div>
+<form method="get" action="/dashboard/plan/change" class="card">
+<label for="plan">Plan</label>
+<select id="plan" name="plan">${s.plans.map((p) => html`<option value="${p.name}"${p.name === (s.pending?.plan ?? s.plan.name) ? html` selected` : ''}>${p.name} — ${money(p.priceCents)}/month, ${p.dailyLimit.toLocaleString('en-US')} requests a day</option>`)}</select>
+<p class="hint">You will see the charge or the date it takes effect, and confirm, on the next page.</p>
+<div class="actions"><button type="submit">Preview change</button></div>
+</form></section>
+<section><h2 id="ledger-heading">Billing ledger</h2>
+${
+  ledger.length === 0
+    ? html`<p>No charges yet.</p>`
+    : html`<div class="table-wrap"><table class="stack"><caption>Every plan change and what it cost</caption>
+<thead><tr><th scope="col">Date</th><th scope="col">Change</th><th scope="col">Kind</th><th scope="col">Proration</th><th scope="col">Effective</th><th scope="col" class="num">Amount</th></tr></thead>
+<tbody>${ledger.map(
+        (
+          e,
+        ) => html`<tr><td data-label="Date">${formatTime(e.createdAt)}</td><td data-label="Change">${e.fromPlan} → ${e.toPlan}</td><td data-label="Kind">${lookup(KIND_LABEL, e.kind) ?? e.kind}</td>
+<td data-label="Proration">${(e.prorationFraction * 100).toFixed(1)}% of the cycle left (${formatDate(e.cycleStart)} – ${formatDate(e.cycleEnd)})</td><td data-label="Effective">${formatTime(e.effectiveAt)}</td><td class="num" data-label="Amount" data-testid="amount">${money(e.amountCents)}</td></tr>`,
+      )}</tbody></table></div>`
+}
+</section>`,
     })
   }
 
@@ -264,30 +195,19 @@ export async function accountRoutes(app: FastifyInstance) {
       section: 'plan',
       user: pageUser(session),
       error,
-      body: html`<div class="card confirm">
-        <h1>Change plan: ${from.name} → ${to.name}</h1>
-        <dl class="stats">
-          <div>
-            <dt>${quote.kind === 'upgrade' ? 'Charged now' : 'Charge'}</dt>
-            <dd data-testid="quote-amount">${money(quote.amountCents)}</dd>
-          </div>
-          <div>
-            <dt>Takes effect</dt>
-            <dd>${quote.kind === 'downgrade_scheduled' ? formatDate(quote.effectiveAt) : 'Immediately'}</dd>
-          </div>
-        </dl>
-        <p data-testid="quote">${describeQuote(quote, from, to)}</p>
-        <p>
-          New daily limit: ${to.dailyLimit.toLocaleString('en-US')} requests; up to ${to.maxTokens} tokens; ${money(to.priceCents)} a month
-          from the next cycle.
-        </p>
-        <form method="post" action="/dashboard/plan/change">
-          ${csrfField(session.csrfToken)}
-          <input type="hidden" name="plan" value="${to.name}" />
-          <input type="hidden" name="quoted" value="${quote.amountCents}" />
-          <div class="actions"><button type="submit">Change plan</button><a class="button secondary" href="/dashboard/plan">Cancel</a></div>
-        </form>
-      </div>`,
+      body: html`<div class="card confirm"><h1>Change plan: ${from.name} → ${to.name}</h1>
+<dl class="stats">
+<div><dt>${quote.kind === 'upgrade' ? 'Charged now' : 'Charge'}</dt><dd data-testid="quote-amount">${money(quote.amountCents)}</dd></div>
+<div><dt>Takes effect</dt><dd>${quote.kind === 'downgrade_scheduled' ? formatDate(quote.effectiveAt) : 'Immediately'}</dd></div>
+</dl>
+<p data-testid="quote">${describeQuote(quote, from, to)}</p>
+<p>New daily limit: ${to.dailyLimit.toLocaleString('en-US')} requests; up to ${to.maxTokens} tokens; ${money(to.priceCents)} a month from the next cycle.</p>
+<form method="post" action="/dashboard/plan/change">
+${csrfField(session.csrfToken)}
+<input type="hidden" name="plan" value="${to.name}">
+<input type="hidden" name="quoted" value="${quote.amountCents}">
+<div class="actions"><button type="submit">Change plan</button><a class="button secondary" href="/dashboard/plan">Cancel</a></div>
+</form></div>`,
     })
   }
 

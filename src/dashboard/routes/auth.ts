@@ -31,17 +31,15 @@ function loginPage(csrf: string, o: { email?: string; notice?: string; error?: s
     section: 'none',
     notice: o.notice,
     error: o.error,
-    body: html`<div class="card narrow">
-      <h1>Log in</h1>
-      <form method="post" action="/dashboard/login" novalidate>
-        ${csrfField(csrf)}
-        <label for="email">Email</label>
-        <input id="email" name="email" type="email" autocomplete="username" required value="${o.email ?? ''}" />
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required />
-        <div class="actions"><button type="submit">Log in</button><a href="/dashboard/signup">Create an account</a></div>
-      </form>
-    </div>`,
+    body: html`<div class="card narrow"><h1>Log in</h1>
+<form method="post" action="/dashboard/login" novalidate>
+${csrfField(csrf)}
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${o.email ?? ''}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<div class="actions"><button type="submit">Log in</button><a href="/dashboard/signup">Create an account</a></div>
+</form></div>`,
   })
 }
 
@@ -50,27 +48,17 @@ function signupPage(csrf: string, o: { email?: string; error?: string } = {}) {
     title: 'Sign up',
     section: 'none',
     error: o.error,
-    body: html`<div class="card narrow">
-      <h1>Sign up</h1>
-      <p>Start on the free plan: ${100} requests a day, up to 3 API tokens. Upgrade any time.</p>
-      <form method="post" action="/dashboard/signup" novalidate>
-        ${csrfField(csrf)}
-        <label for="email">Email</label>
-        <input id="email" name="email" type="email" autocomplete="email" required value="${o.email ?? ''}" />
-        <label for="password">Password</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autocomplete="new-password"
-          required
-          minlength="${PASSWORD_MIN_LENGTH}"
-          aria-describedby="password-hint"
-        />
-        <p class="hint" id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters.</p>
-        <div class="actions"><button type="submit">Sign up</button><a href="/dashboard/login">I have an account</a></div>
-      </form>
-    </div>`,
+    body: html`<div class="card narrow"><h1>Sign up</h1>
+<p>Start on the free plan: ${100} requests a day, up to 3 API tokens. Upgrade any time.</p>
+<form method="post" action="/dashboard/signup" novalidate>
+${csrfField(csrf)}
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="email" required value="${o.email ?? ''}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_MIN_LENGTH}" aria-describedby="password-hint">
+<p class="hint" id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters.</p>
+<div class="actions"><button type="submit">Sign up</button><a href="/dashboard/login">I have an account</a></div>
+</form></div>`,
   })
 }
 

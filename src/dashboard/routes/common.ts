@@ -28,10 +28,7 @@ export function requireSession(request: FastifyRequest, reply: FastifyReply): Se
       page({
         title: 'Session ended',
         section: 'none',
-        body: html`<div class="card narrow">
-          <h1>Your session has ended</h1>
-          <p>Nothing was changed. <a href="/dashboard/login">Log in</a> and try again.</p>
-        </div>`,
+        body: html`<div class="card narrow"><h1>Your session has ended</h1><p>Nothing was changed. <a href="/dashboard/login">Log in</a> and try again.</p></div>`,
       }),
     )
   }
@@ -56,14 +53,7 @@ export function csrfRejected(reply: FastifyReply) {
     page({
       title: 'Request refused',
       section: 'none',
-      body: html`<div class="card narrow">
-        <h1>Request refused</h1>
-        <p>
-          The form's security token was missing or out of date, so nothing was changed (CSRF protection). Go back, reload the page and try
-          again.
-        </p>
-        <p><a href="/dashboard">Back to the dashboard</a></p>
-      </div>`,
+      body: html`<div class="card narrow"><h1>Request refused</h1><p>The form's security token was missing or out of date, so nothing was changed (CSRF protection). Go back, reload the page and try again.</p><p><a href="/dashboard">Back to the dashboard</a></p></div>`,
     }),
   )
 }

@@ -61,16 +61,10 @@ export async function playgroundRoutes(app: FastifyInstance) {
 
   function quotaLine(caller: Caller, counted: boolean): Html {
     const reset = nextUtcMidnight(ctx.clock())
-    const state = html`<span data-testid="playground-used">${caller.used}</span> of ${caller.limit} requests used today; the quota resets at
-      <time datetime="${reset.toISOString()}">${formatTime(reset)}</time>.`
+    const state = html`<span data-testid="playground-used">${caller.used}</span> of ${caller.limit} requests used today; the quota resets at <time datetime="${reset.toISOString()}">${formatTime(reset)}</time>.`
     return counted
-      ? html`<p class="hint" data-testid="quota-line">
-          This analysis counted as one request of your daily quota, like an API call: ${state}
-        </p>`
-      : html`<p class="hint" data-testid="quota-line">
-          Each analysis counts as one request of your daily quota, like a call to <code>POST /v1/analyze</code> (a repeated text too):
-          ${state}
-        </p>`
+      ? html`<p class="hint" data-testid="quota-line">This analysis counted as one request of your daily quota, like an API call: ${state}</p>`
+      : html`<p class="hint" data-testid="quota-line">Each analysis counts as one request of your daily quota, like a call to <code>POST /v1/analyze</code> (a repeated text too): ${state}</p>`
   }
 
   // The line break after <textarea> is dropped by the HTML parser: written always, so a text
@@ -82,23 +76,19 @@ export async function playgroundRoutes(app: FastifyInstance) {
       user: pageUser(session),
       error: o.error,
       body: html`<h1>Playground</h1>
-        <p>
-          Paste a text in English and see what the API finds in it: every mention of a person, organization, location or object, highlighted
-          in the text, and the relations between them.
-        </p>
-        ${quotaLine(o.caller, o.result !== undefined)}
-        <form method="post" action="/dashboard/playground" class="card playground-form">
-          ${csrfField(session.csrfToken)}
-          <label for="text">Text</label>
-          <textarea id="text" name="text" rows="9" required aria-describedby="text-hint">${o.text ?? ''}</textarea>
-          <p class="hint" id="text-hint">
-            200 to 30,000 characters. Or start from an example:
-            ${EXAMPLES.map((e, i) => html`${i > 0 ? ', ' : ''}<a href="/dashboard/playground?example=${e.key}">${e.label}</a>`)} (loading
-            one costs nothing).
-          </p>
-          <div class="actions"><button type="submit">Analyze</button></div>
-        </form>
-        ${o.result ? resultSection(o.result) : ''}`,
+<p>Paste a text in English and see what the API finds in it: every mention of a person, organization, location or object, highlighted in the text, and the relations between them.</p>
+${quotaLine(o.caller, o.result !== undefined)}
+<form method="post" action="/dashboard/playground" class="card playground-form">
+${csrfField(session.csrfToken)}
+<label for="text">Text</label>
+<textarea id="text" name="text" rows="9" required aria-describedby="text-hint">
+${o.text ?? ''}</textarea>
+<p class="hint" id="text-hint">200 to 30,000 characters. Or start from an example: ${EXAMPLES.map(
+        (e, i) => html`${i > 0 ? ', ' : ''}<a href="/dashboard/playground?example=${e.key}">${e.label}</a>`,
+      )} (loading one costs nothing).</p>
+<div class="actions"><button type="submit">Analyze</button></div>
+</form>
+${o.result ? resultSection(o.result) : ''}`,
     })
   }
 
@@ -155,24 +145,22 @@ function resultSection(r: Result): Html {
   const layout = annotateText(r.text, result, ENCODING)
   const details = result.entityDetails ?? []
   return html`<section class="playground-result" aria-labelledby="result-heading">
-    <h2 id="result-heading">Result</h2>
-    <p class="hint">
-      ${details.length} entit${details.length === 1 ? 'y' : 'ies'} and ${result.relations.length}
-      relation${result.relations.length === 1 ? '' : 's'}; model ${r.model}, language ${r.language}${r.cached ? ', from the cache' : ''}.
-    </p>
-    <h3 id="text-heading">The text with its entities</h3>
-    ${legend()} ${layout.markup}
-    ${layout.unplaced > 0 ? html`<p class="hint">${layout.unplaced} mention${layout.unplaced === 1 ? '' : 's'} could not be highlighted (crossing the edge of another mention, or offsets that do not fit the text); the table counts ${layout.unplaced === 1 ? 'it' : 'them'}.</p>` : ''}
-    <h3 id="entities-heading">Entities</h3>
-    ${entityTable(result)}
-    <h3 id="relations-heading">Relations</h3>
-    ${result.relations.length > 0 ? html`<p class="hint">Hover over a relation or move the keyboard focus to its evidence to highlight the sentence in the text.</p>` : ''}
-    ${relationTable(result, layout.evidenceOf)}
-    ${
-      details.length > 0
-        ? html`<h3 id="graph-heading">Graph</h3>
-            ${relationGraph(result, layout.evidenceOf)}`
-        : ''
-    }
-  </section>`
+<h2 id="result-heading">Result</h2>
+<p class="hint">${details.length} entit${details.length === 1 ? 'y' : 'ies'} and ${result.relations.length} relation${result.relations.length === 1 ? '' : 's'}; model ${r.model}, language ${r.language}${r.cached ? ', from the cache' : ''}.</p>
+<h3 id="text-heading">The text with its entities</h3>
+${legend()}
+${layout.markup}
+${layout.unplaced > 0 ? html`<p class="hint">${layout.unplaced} mention${layout.unplaced === 1 ? '' : 's'} could not be highlighted (crossing the edge of another mention, or offsets that do not fit the text); the table counts ${layout.unplaced === 1 ? 'it' : 'them'}.</p>` : ''}
+<h3 id="entities-heading">Entities</h3>
+${entityTable(result)}
+<h3 id="relations-heading">Relations</h3>
+${result.relations.length > 0 ? html`<p class="hint">Hover over a relation or move the keyboard focus to its evidence to highlight the sentence in the text.</p>` : ''}
+${relationTable(result, layout.evidenceOf)}
+${
+  details.length > 0
+    ? html`<h3 id="graph-heading">Graph</h3>
+${relationGraph(result, layout.evidenceOf)}`
+    : ''
+}
+</section>`
 }
