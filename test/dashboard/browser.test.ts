@@ -7,18 +7,7 @@ import t from 'tap'
 import { mkdirSync, existsSync } from 'node:fs'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { buildTestApp, englishText, manualClock } from '../helpers/app.ts'
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const OUT = 'test-output/dashboard'
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+import { ARGS, CHROMIUM, OUT, phoneContext } from './chromium.ts'
 
 if (!existsSync(CHROMIUM)) {
   // Not a silent pass: the run shows the test as failed with the reason.
@@ -225,13 +214,7 @@ if (!existsSync(CHROMIUM)) {
     })
 
     await t.test('pages fit a phone', async (t) => {
-      const phone = await browser.newContext({
-        viewport: { width: 390, height: 844 },
-        deviceScaleFactor: 2,
-        isMobile: true,
-        hasTouch: true,
-      })
-      await phone.addCookies((await context.cookies()).filter((c) => c.name === 'tea_session'))
+      const phone = await phoneContext(browser, context)
       const p = await phone.newPage()
       for (const [path, name] of [
         ['/dashboard', 'phone-overview'],

@@ -7,18 +7,7 @@ import t from 'tap'
 import { mkdirSync, existsSync } from 'node:fs'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { buildTestApp, englishText, manualClock } from '../helpers/app.ts'
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const OUT = 'test-output/dashboard'
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+import { ARGS, CHROMIUM, OUT, phoneContext } from './chromium.ts'
 
 interface ApiAnswer {
   entityDetails: { name: string; type: string; mentions: { text: string; start: number; end: number }[] }[]
@@ -220,13 +209,7 @@ if (!existsSync(CHROMIUM)) {
     })
 
     await t.test('the result fits a phone', async (t) => {
-      const phone = await browser.newContext({
-        viewport: { width: 390, height: 844 },
-        deviceScaleFactor: 2,
-        isMobile: true,
-        hasTouch: true,
-      })
-      await phone.addCookies((await context.cookies()).filter((c) => c.name === 'tea_session'))
+      const phone = await phoneContext(browser, context)
       const p = await phone.newPage()
       await p.goto(base + '/dashboard/playground?example=biography')
       await p.getByRole('button', { name: 'Analyze' }).click()
