@@ -1,7 +1,8 @@
 // Relation corpora in one shape (CoNLL04 and Re-DocRED), the matching of the engine's entities
 // to the gold entity clusters, and the candidates the relation model is trained on.
 import { tokenize, type Tokenized } from '../../src/nlp/tokens.ts'
-import { extractEntities, nameClasses } from '../../src/nlp/mentions.ts'
+import { extractEntities, nameClasses, type EntityModels } from '../../src/nlp/mentions.ts'
+import type { TaggerModel } from '../../src/nlp/tagger.ts'
 import { buildEntities, cleanName, mentionFromTokens, type Entity, type EntityType } from '../../src/nlp/entities.ts'
 import {
   anchorsBySentence,
@@ -166,7 +167,7 @@ export function matchClusters(rel: RelDoc, entities: Entity[]): Map<Entity, numb
 }
 
 /** Entities made from the gold clusters (persons, organizations, places), on the engine's tokens. */
-export function goldEntities(doc: Tokenized, rel: RelDoc): { entities: Entity[]; cluster: Map<Entity, number> } {
+export function goldEntities(doc: Tokenized, rel: RelDoc, tagger: TaggerModel): { entities: Entity[]; cluster: Map<Entity, number> } {
   const entities: Entity[] = []
   const cluster = new Map<Entity, number>()
   rel.clusters.forEach((c, ci) => {
@@ -193,7 +194,7 @@ export function goldEntities(doc: Tokenized, rel: RelDoc): { entities: Entity[];
       name: `${name}#${ci}`,
       mentions: ms,
       salience: ms.length - ms[0].start / Math.max(1, doc.text.length),
-      classes: nameClasses(name),
+      classes: nameClasses(name, tagger),
     }
     entities.push(e)
     cluster.set(e, ci)
@@ -221,11 +222,11 @@ export interface PreparedDoc {
   }[]
 }
 
-/** Candidates of one document with their features and labels. */
-export function prepareDoc(rel: RelDoc, withGold: boolean, places: PlaceTable): PreparedDoc {
+/** Candidates of one document with their features and labels, over the entities `models` find. */
+export function prepareDoc(rel: RelDoc, withGold: boolean, places: PlaceTable, models: EntityModels): PreparedDoc {
   const doc = tokenize(rel.text)
   const words = wordHashes(doc)
-  const engine = extractEntities(doc)
+  const engine = extractEntities(doc, models)
   const sets: PreparedDoc['sets'] = []
   const add = (entities: Entity[], cluster: Map<Entity, number>, gold: boolean) => {
     const anchors = anchorsBySentence(doc, entities)
@@ -248,7 +249,7 @@ export function prepareDoc(rel: RelDoc, withGold: boolean, places: PlaceTable): 
   }
   add(engine, matchClusters(rel, engine), false)
   if (withGold) {
-    const g = goldEntities(doc, rel)
+    const g = goldEntities(doc, rel, models.tagger)
     add(g.entities, g.cluster, true)
   }
   return { rel, sets }

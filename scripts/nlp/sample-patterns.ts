@@ -4,7 +4,7 @@
 // each evidence sentence) is what train-relations.ts turns into a confidence per cue phrase.
 // Usage: npx tsx scripts/nlp/sample-patterns.ts [per-type] > candidates.jsonl
 import { tokenize } from '../../src/nlp/tokens.ts'
-import { extractEntities } from '../../src/nlp/mentions.ts'
+import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { anchorsBySentence, argumentFits, candidatePairs, matchingPatterns, patternOnlyMatch } from '../../src/nlp/relations.ts'
 import { hasData, readJsonl, rng, shuffle } from './data.ts'
 
@@ -44,13 +44,14 @@ interface Prediction {
   target: string
   evidence: string
 }
+const engine = createEngine(loadEngineModels())
 const all: Prediction[] = []
 const seen = new Set<string>()
 for (const corpus of CORPORA) {
   if (!hasData(corpus)) continue
   for (const ex of readJsonl(corpus)) {
     const doc = tokenize(ex.text)
-    const entities = extractEntities(doc)
+    const entities = engine.extractEntities(doc)
     for (const c of candidatePairs(anchorsBySentence(doc, entities))) {
       if (!argumentFits(c.source.entity) || !argumentFits(c.target.entity)) continue
       const m = patternOnlyMatch(c, matchingPatterns(doc, c))

@@ -790,7 +790,7 @@ export function finalize(
   return out
 }
 
-export function loadRelationModel(path: URL): RelationModel {
+export function loadRelationModel(path: string | URL): RelationModel {
   return parseRelationModel(JSON.parse(readFileSync(path, 'utf8')) as RelationModelFile)
 }
 

@@ -1,11 +1,13 @@
 // Argument checks, relations across two sentences, and where the pattern-only confidences come from.
 import t from 'tap'
 import { readFileSync } from 'node:fs'
-import { analyze } from '../../src/nlp/index.ts'
+import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { argumentFits, patternOnlyMatch, PATTERNS, type Anchor } from '../../src/nlp/relations.ts'
 import type { Entity, EntityType } from '../../src/nlp/entities.ts'
 import { LABELS_FILE, patternConfidence } from '../../scripts/nlp/train-relations.ts'
 import { matchClusters, type RelDoc } from '../../scripts/nlp/relation-data.ts'
+
+const { analyze } = createEngine(loadEngineModels())
 
 const FILLER = ' The rest of this paragraph is ordinary filler prose without any names in it, written so that the text is long enough.'
 const entity = (type: EntityType, name: string): Entity => ({ type, name, mentions: [], salience: 1 })

@@ -1,12 +1,14 @@
 // One written sentence per relation type, pronoun resolution, negation in sentiment.
 import t from 'tap'
-import { analyze, targetSentiment } from '../../src/nlp/index.ts'
+import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { calibrate, fitIsotonic } from '../../src/nlp/calibration.ts'
 import { loadSentimentModel } from '../../src/nlp/sentiment.ts'
 import { fnv } from '../../src/nlp/features/hashing.ts'
 import { NEGATION_CASES } from '../../scripts/nlp/negation-cases.ts'
 import { RELATION_TYPES, type RelationType } from '../../src/nlp/types.ts'
+
+const { analyze, targetSentiment } = createEngine(loadEngineModels())
 
 const FILLER = ' The rest of this paragraph is ordinary filler prose without any names in it, written so that the text is long enough.'
 
