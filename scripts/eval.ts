@@ -105,7 +105,7 @@ class EntityScores {
     )
     const gold = goldCanon(ex).names
     const pred: string[] = []
-    for (const e of engine.extractEntities(doc)) {
+    for (const e of engine.extract(doc).entities) {
       const key = `${e.type}|${e.name}`
       pred.push(key)
       this.conf.push({ conf: e.confidence ?? 1, correct: gold.has(key) })

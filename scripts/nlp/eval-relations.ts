@@ -41,10 +41,10 @@ function scoreDoc(
   conf: { conf: number; correct: boolean }[],
 ): void {
   const doc = tokenize(rel.text)
-  const entities = engine.extractEntities(doc)
+  const { entities, relations } = engine.extract(doc)
   const cluster = matchClusters(rel, entities)
   const pred = new Map<string, number>()
-  for (const d of engine.extractRelations(doc, entities)) {
+  for (const d of relations) {
     const type: RelationType = opts.bornInAsLivesIn && d.type === 'born_in' ? 'lives_in' : d.type
     if (!rel.annotated.has(type)) continue
     const s = cluster.get(d.candidate.source.entity)

@@ -8,6 +8,8 @@ import {
   anchorsBySentence,
   candidatePairs,
   docContext,
+  paragraphsOf,
+  RELATION_ENTITY_CUT,
   typedCandidates,
   wordHashes,
   CLASSIFIED,
@@ -226,14 +228,15 @@ export interface PreparedDoc {
 export function prepareDoc(rel: RelDoc, withGold: boolean, places: PlaceTable, models: EntityModels): PreparedDoc {
   const doc = tokenize(rel.text)
   const words = wordHashes(doc)
-  const engine = extractEntities(doc, models)
+  const engine = extractEntities(doc, models, { cut: RELATION_ENTITY_CUT })
+  const paragraphs = paragraphsOf(doc)
   const sets: PreparedDoc['sets'] = []
   const add = (entities: Entity[], cluster: Map<Entity, number>, gold: boolean) => {
     const anchors = anchorsBySentence(doc, entities)
     const ctx = docContext(anchors, entities)
     const rows: PreparedDoc['sets'][0]['rows'] = []
     const items: Item[] = []
-    for (const tc of typedCandidates(doc, anchors, candidatePairs(anchors, places), ctx, words, places)) {
+    for (const tc of typedCandidates(doc, anchors, candidatePairs(anchors, paragraphs, places), ctx, words, places)) {
       if (!tc.types.length) continue
       const row = rows.length
       rows.push({ candidate: tc.candidate, feats: tc.feats, cues: tc.cues })

@@ -11,12 +11,14 @@ import {
   candidatePairs,
   decideRelations,
   loadRelationModel,
+  paragraphsOf,
+  RELATION_ENTITY_CUT,
   wordHashes,
   type Decision,
   type RelationModel,
 } from './relations.ts'
 import { loadTagger } from './tagger.ts'
-import { loadConfidenceModel } from './confidence.ts'
+import { loadConfidenceModel, REPORT_CUT } from './confidence.ts'
 import { loadSentimentModel, sentimentTowards, type SentimentModel, type Span } from './sentiment.ts'
 import { codePointSpan, entityDetail, salienceTotal } from './detail.ts'
 import { MODEL_NAME, type Analysis, type AnalyzeOptions, type ExtractedRelation, type Sentiment } from './types.ts'
@@ -53,16 +55,25 @@ export function loadEngineModels(dir: string = MODELS_DIR): EngineModels {
   }
 }
 
+export interface Extraction {
+  entities: Entity[]
+  relations: Decision[]
+  /** The document's word hashes when relations were read (sentiment reads them too). */
+  words?: Uint32Array
+}
+
 export interface Engine {
   readonly models: EngineModels
   /** The whole extraction of one text (the service's `analyze`); synchronous and pure. */
   analyze(text: string, options: AnalyzeOptions): Analysis
   /** Typed mentions found by the tagger and the mention rules, before they are merged into entities. */
   extractMentions(doc: Tokenized): Mention[]
-  /** Canonical entities, most salient first; `all` keeps those under the confidence cut too. */
-  extractEntities(doc: Tokenized, options?: { all?: boolean }): Entity[]
-  /** The relations among a document's entities, most confident first. */
+  /** Canonical entities, most salient first (under the confidence cut dropped, unless `all`); before relations are read. */
+  extractEntities(doc: Tokenized, options?: { all?: boolean; cut?: number }): Entity[]
+  /** The relations among the given entities, most confident first. */
   extractRelations(doc: Tokenized, entities: Entity[], words?: Uint32Array): Decision[]
+  /** The entities `analyze` reports (those that fill a reported relation included) and its relations. */
+  extract(doc: Tokenized): Extraction
   /** Sentiment expressed towards the target spans in one sentence. */
   targetSentiment(doc: Tokenized, targets: Span[], sent: number, words?: Uint32Array): Sentiment
 }
@@ -97,7 +108,7 @@ function evidence(doc: Tokenized, s: Sentence, first1: number, first2: number, l
 
 function relationsOf(doc: Tokenized, entities: Entity[], model: RelationModel, words?: Uint32Array): Decision[] {
   const anchors = anchorsBySentence(doc, entities)
-  const candidates = candidatePairs(anchors, model.places)
+  const candidates = candidatePairs(anchors, paragraphsOf(doc), model.places)
   if (!candidates.length) return []
   const decisions = decideRelations(doc, anchors, candidates, model, words ?? wordHashes(doc), entities)
   decisions.sort((a, b) => b.confidence - a.confidence || a.candidate.source.first - b.candidate.source.first)
@@ -114,13 +125,29 @@ export function createEngine(models: EngineModels): Engine {
     extractMentions: (doc) => extractMentions(doc, models.tagger),
     extractEntities: (doc, options) => extractEntities(doc, models, options),
     extractRelations: (doc, entities, words) => relationsOf(doc, entities, models.relations, words),
+    extract: (doc) => extract(models, doc),
     targetSentiment,
   }
 }
 
+/**
+ * Relations are read among the entities down to RELATION_ENTITY_CUT; the entities reported are
+ * those at REPORT_CUT or above and those that fill a reported relation (a relation's source and
+ * target are always in the lists).
+ */
+function extract(models: EngineModels, doc: Tokenized): Extraction {
+  const pool = extractEntities(doc, models, { cut: RELATION_ENTITY_CUT })
+  // Hashed once for the relation features and the sentiment of every relation.
+  const words = pool.length > 1 ? wordHashes(doc) : undefined
+  const relations = words ? relationsOf(doc, pool, models.relations, words) : []
+  const related = new Set<Entity>()
+  for (const d of relations) related.add(d.candidate.source.entity).add(d.candidate.target.entity)
+  return { entities: pool.filter((e) => (e.confidence ?? 1) >= REPORT_CUT || related.has(e)), relations, words }
+}
+
 function analyzeText(models: EngineModels, text: string, options: AnalyzeOptions): Analysis {
   const doc = tokenize(text)
-  const entities = extractEntities(doc, models)
+  const { entities, relations: decisions, words = new Uint32Array(0) } = extract(models, doc)
   const lists: Analysis['entities'] = { persons: [], organizations: [], locations: [], objects: [] }
   const detail: NonNullable<Analysis['detail']> = { persons: [], organizations: [], locations: [], objects: [] }
   const total = salienceTotal(entities)
@@ -130,9 +157,6 @@ function analyzeText(models: EngineModels, text: string, options: AnalyzeOptions
   }
 
   const relations: ExtractedRelation[] = []
-  // Hashed once for the relation features and the sentiment of every relation.
-  const words = entities.length > 1 ? wordHashes(doc) : new Uint32Array(0)
-  const decisions = entities.length > 1 ? relationsOf(doc, entities, models.relations, words) : []
   for (const d of decisions) {
     const { source, target, sent, sent2 } = d.candidate
     const s = doc.sentences[sent]

@@ -654,15 +654,16 @@ export function nameClasses(name: string, tagger: TaggerModel): number {
 
 /**
  * Canonical entities, most salient first, at most MAX_ENTITIES_PER_TYPE of each type, each with
- * its confidence; an entity more likely wrong than right (under REPORT_CUT) is dropped unless
- * `all` is set (fitting the confidence model needs them all).
+ * its confidence; an entity more likely wrong than right (under REPORT_CUT, or `cut`) is dropped
+ * unless `all` is set (fitting the confidence model needs them all).
  */
-export function extractEntities(doc: Tokenized, models: EntityModels, options: { all?: boolean } = {}): Entity[] {
+export function extractEntities(doc: Tokenized, models: EntityModels, options: { all?: boolean; cut?: number } = {}): Entity[] {
+  const cut = options.cut ?? REPORT_CUT
   const perType = new Map<EntityType, number>()
   const out: Entity[] = []
   for (const { entity: e, features } of entityCandidates(doc, models.tagger)) {
     e.confidence = confidenceOf(models.confidence, features)
-    if (!options.all && e.confidence < REPORT_CUT) continue
+    if (!options.all && e.confidence < cut) continue
     const n = perType.get(e.type) ?? 0
     if (n >= MAX_ENTITIES_PER_TYPE) continue
     perType.set(e.type, n + 1)
