@@ -14,15 +14,14 @@
 import { parseArgs } from 'node:util'
 import winkNLP from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
-import { analyze, detectLanguage, extractMentions, targetSentiment } from '../src/nlp/index.ts'
-import { extractEntities } from '../src/nlp/mentions.ts'
+import { createEngine, detectLanguage, loadEngineModels, type Engine } from '../src/nlp/index.ts'
+import { loadTagger } from '../src/nlp/tagger.ts'
 import { tokenize } from '../src/nlp/tokens.ts'
 import { goldCanon, goldMentions } from './nlp/data.ts'
 import { readJsonl, type Example } from './nlp/data.ts'
 import { evalRelations } from './nlp/eval-relations.ts'
 import { foldOf, nerView, readNer } from './nlp/ner-data.ts'
 import { trainFoldTaggers } from './nlp/cv.ts'
-import { useModels } from '../src/nlp/mentions.ts'
 import { Scoreboard, ece, isHeldOut, macroF1 } from './nlp/metrics.ts'
 
 const { values, positionals } = parseArgs({
@@ -65,7 +64,7 @@ const TYPE_NAMES = ['PER', 'ORG', 'LOC', 'OBJ']
  * wall-clock time on a shared machine counts the time other processes hold the core; wall
  * clock is printed beside it. Best of three runs of each.
  */
-function speed(texts: string[]): number {
+function speed(engine: Engine, texts: string[]): number {
   const nlp = winkNLP(model, ['sbd', 'pos'])
   let tokens = 0
   for (const t of texts) tokens += tokenize(t).tokens.length
@@ -81,9 +80,9 @@ function speed(texts: string[]): number {
     return { cpu: Math.min(...runs.map((r) => r.cpu)), wall: Math.min(...runs.map((r) => r.wall)) }
   }
   time((t) => nlp.readDoc(t)) // warm-up
-  time((t) => analyze(t, { language: 'en' }))
+  time((t) => engine.analyze(t, { language: 'en' }))
   const wink = best((t) => nlp.readDoc(t))
-  const full = best((t) => analyze(t, { language: 'en' }))
+  const full = best((t) => engine.analyze(t, { language: 'en' }))
   const rate = (s: number) => String(Math.round(tokens / s)).padStart(9)
   console.log(`\nspeed, one core (${tokens} tokens; best of 3):      by CPU time   by wall clock`)
   console.log(`  full extraction (analyze)               ${rate(full.cpu)} tok/s  ${rate(full.wall)} tok/s`)
@@ -97,16 +96,16 @@ class EntityScores {
   span = new Scoreboard()
   names = new Scoreboard()
   conf: { conf: number; correct: boolean }[] = []
-  add(ex: Example): void {
+  add(engine: Engine, ex: Example): void {
     const gm = goldMentions(ex)
     const doc = tokenize(ex.text)
     this.span.compare(
       gm.map((m) => `${m.type}|${m.start}|${m.end}`),
-      extractMentions(doc).map((m) => `${m.type}|${m.start}|${m.end}`),
+      engine.extractMentions(doc).map((m) => `${m.type}|${m.start}|${m.end}`),
     )
     const gold = goldCanon(ex).names
     const pred: string[] = []
-    for (const e of extractEntities(doc)) {
+    for (const e of engine.extract(doc).entities) {
       const key = `${e.type}|${e.name}`
       pred.push(key)
       this.conf.push({ conf: e.confidence ?? 1, correct: gold.has(key) })
@@ -147,29 +146,41 @@ if (task === 'entities' && values.cv) {
   const sets = positionals.map((f) => ({ file: f, rows: readNer(f), scores: new EntityScores() }))
   const t0 = Date.now()
   const folds = await trainFoldTaggers(k)
+  const models = loadEngineModels()
   for (const { fold, tagger } of folds) {
-    useModels(tagger)
-    for (const s of sets) for (const ex of s.rows) if (foldOf(ex.id, k) === fold) s.scores.add(ex)
+    const engine = createEngine({ ...models, tagger: loadTagger(tagger) })
+    for (const s of sets) for (const ex of s.rows) if (foldOf(ex.id, k) === fold) s.scores.add(engine, ex)
   }
   const results = sets.map((s) => ({ file: s.file, texts: s.rows.length, ...s.scores.report(`${s.file}, ${k}-fold cross-validation: `) }))
   console.log(`\ncv: ${k} folds in ${Math.round((Date.now() - t0) / 1000)} s`)
   if (values.json) emit({ task, cv: k, sets: results })
 } else if (task === 'entities') {
+  const engine = createEngine(loadEngineModels())
   const scores = new EntityScores()
-  for (const ex of rows) scores.add(ex)
+  for (const ex of rows) scores.add(engine, ex)
   Object.assign(json, scores.report(''))
-  if (!values['skip-speed']) json.tokensPerSecond = speed(rows.map((r) => r.text))
+  if (!values['skip-speed'])
+    json.tokensPerSecond = speed(
+      engine,
+      rows.map((r) => r.text),
+    )
   if (values.json) emit(json)
 } else if (task === 'relations') {
-  await evalRelations({
+  const engine = createEngine(loadEngineModels())
+  await evalRelations(engine, {
     file,
     cv: values.cv ? Number(values.cv) : undefined,
     json: values.json,
     limit: values.limit ? Number(values.limit) : undefined,
     bornInAsLivesIn: values['born-in-as-lives-in'],
   })
-  if (!values.json && !values.cv) speed(rows.map((r) => r.text))
+  if (!values.json && !values.cv)
+    speed(
+      engine,
+      rows.map((r) => r.text),
+    )
 } else if (task === 'sentiment') {
+  const engine = createEngine(loadEngineModels())
   const set = values.holdout ? rows.filter((r) => isHeldOut(r.sentence_id ?? r.id)) : rows
   const gold: string[] = []
   const pred: string[] = []
@@ -181,7 +192,7 @@ if (task === 'entities' && values.cv) {
     const idx = doc.tokens.flatMap((t, i) => (t.start < end && t.end > start ? [i] : []))
     if (!idx.length) continue
     gold.push(ex.polarity ?? 'neutral')
-    pred.push(targetSentiment(doc, [{ first: idx[0], last: idx[idx.length - 1] + 1 }], doc.tokens[idx[0]].sent))
+    pred.push(engine.targetSentiment(doc, [{ first: idx[0], last: idx[idx.length - 1] + 1 }], doc.tokens[idx[0]].sent))
   }
   const ms = performance.now() - t0
   const m = macroF1(gold, pred, ['positive', 'neutral', 'negative'])

@@ -67,9 +67,9 @@ if (want('confidence')) {
 }
 
 if (want('relations')) {
-  // Imported here: it loads the tagger trained just above.
+  // Over the entities of the tagger and entity confidence trained above (in `models`).
   const { trainRelations } = await import('./nlp/train-relations.ts')
-  trainRelations({ out: path.join(models, 'relations.json'), seed: Number(process.env.TEA_REL_SEED ?? 20042), epochs: 15 })
+  trainRelations({ dir: models, out: path.join(models, 'relations.json'), seed: Number(process.env.TEA_REL_SEED ?? 20042), epochs: 15 })
 }
 
 if (want('sentiment')) {

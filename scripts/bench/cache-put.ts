@@ -3,7 +3,7 @@
 // Usage: npx tsx scripts/bench/cache-put.ts [puts]
 import { createAnalysisCache, cacheKey } from '../../src/analysis/cache.ts'
 import type { CacheRepository } from '../../src/db/repositories/cache.ts'
-import { analyze } from '../../src/nlp/index.ts'
+import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 
 const SENTENCES = [
   'Tim Cook is the chief executive of Apple, which is based in Cupertino, California.',
@@ -13,7 +13,7 @@ const SENTENCES = [
 ]
 let text = ''
 for (let i = 0; text.length < 2000; i++) text += SENTENCES[i % SENTENCES.length] + ' '
-const analysis = analyze(text.slice(0, 2000), { language: 'en' })
+const analysis = createEngine(loadEngineModels()).analyze(text.slice(0, 2000), { language: 'en' })
 const puts = Number(process.argv[2] ?? 2000)
 const repo = { put: async (_a: string, _k: string, _p: string, createdAt: Date) => createdAt } as unknown as CacheRepository
 const cache = createAnalysisCache({ repo, clock: () => new Date(), maxBytes: 32 * 2 ** 20 })

@@ -13,7 +13,8 @@ if (mode === 'wink') {
   run = (t) => nlp.readDoc(t)
 } else {
   const nlp = await import('../../src/nlp/index.ts')
-  run = (t) => nlp.analyze(t, { language: 'en' })
+  const engine = nlp.createEngine(nlp.loadEngineModels())
+  run = (t) => engine.analyze(t, { language: 'en' })
 }
 /** CPU seconds of this process's main thread (the one that extracts), from Linux's /proc. */
 function mainThreadSeconds(): number {

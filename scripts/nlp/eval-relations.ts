@@ -5,9 +5,8 @@
 // relation model is retrained K times without one fold of the file's documents (the tagger
 // stays as committed) and each fold is scored with the model that did not see it.
 import { tokenize } from '../../src/nlp/tokens.ts'
-import { extractEntities } from '../../src/nlp/mentions.ts'
-import { extractRelations } from '../../src/nlp/index.ts'
-import { parseRelationModel, type RelationModel } from '../../src/nlp/relations.ts'
+import { createEngine, type Engine } from '../../src/nlp/index.ts'
+import { parseRelationModel } from '../../src/nlp/relations.ts'
 import type { RelationType } from '../../src/nlp/types.ts'
 import { rng, shuffle } from './data.ts'
 import { Counts, ece } from './metrics.ts'
@@ -36,16 +35,16 @@ export interface RelationEvalResult {
 /** Reported (cluster-level) relations of one document, with their confidence and correctness. */
 function scoreDoc(
   rel: RelDoc,
-  model: RelationModel | undefined,
+  engine: Engine,
   opts: RelationEvalOptions,
   counts: Map<string, Counts>,
   conf: { conf: number; correct: boolean }[],
 ): void {
   const doc = tokenize(rel.text)
-  const entities = extractEntities(doc)
+  const { entities, relations } = engine.extract(doc)
   const cluster = matchClusters(rel, entities)
   const pred = new Map<string, number>()
-  for (const d of extractRelations(doc, entities, model)) {
+  for (const d of relations) {
     const type: RelationType = opts.bornInAsLivesIn && d.type === 'born_in' ? 'lives_in' : d.type
     if (!rel.annotated.has(type)) continue
     const s = cluster.get(d.candidate.source.entity)
@@ -68,7 +67,8 @@ function scoreDoc(
   for (const g of rel.triples) if (!pred.has(g)) get(g.slice(0, g.indexOf('|'))).fn++
 }
 
-export async function evalRelations(opts: RelationEvalOptions): Promise<RelationEvalResult> {
+/** Scores `engine` on opts.file; with opts.cv, an engine per fold with the relation model retrained without it. */
+export async function evalRelations(engine: Engine, opts: RelationEvalOptions): Promise<RelationEvalResult> {
   const log = opts.json ? () => {} : (s: string) => console.log(s)
   let docs = loadRelDocs(opts.file)
   if (opts.limit) docs = docs.slice(0, opts.limit)
@@ -81,7 +81,7 @@ export async function evalRelations(opts: RelationEvalOptions): Promise<Relation
     log(
       `relations: ${K}-fold cross-validation by document: the relation model is retrained without each fold; the tagger is the committed one (it may have seen these texts)`,
     )
-    const train = prepareAll(TRAIN_SETS, log)
+    const train = prepareAll(TRAIN_SETS, engine.models, log)
     const fold = new Map<string, number>()
     shuffle(
       docs.map((d) => d.domain + '\u0000' + d.id),
@@ -91,13 +91,14 @@ export async function evalRelations(opts: RelationEvalOptions): Promise<Relation
     for (let f = 0; f < K; f++) {
       const keep = train.filter((d) => fold.get(d.rel.domain + '\u0000' + d.rel.id) !== f)
       const { file } = trainModel(keep, { seed: 20042, epochs: 15 })
-      const model = parseRelationModel({ ...file, patternConfidence: patterns, places: [...places()] })
+      const relations = parseRelationModel({ ...file, patternConfidence: patterns, places: [...places()] })
+      const foldEngine = createEngine({ ...engine.models, relations })
       const held = docs.filter((d) => fold.get(d.domain + '\u0000' + d.id) === f)
-      for (const rel of held) scoreDoc(rel, model, opts, counts, conf)
+      for (const rel of held) scoreDoc(rel, foldEngine, opts, counts, conf)
       log(`relations: fold ${f + 1}/${K}: trained on ${keep.length} documents, scored ${held.length}`)
     }
   } else {
-    for (const rel of docs) scoreDoc(rel, undefined, opts, counts, conf)
+    for (const rel of docs) scoreDoc(rel, engine, opts, counts, conf)
   }
   const micro = new Counts()
   const perType: RelationEvalResult['perType'] = {}

@@ -1,12 +1,15 @@
 // Relation corpora in one shape (CoNLL04 and Re-DocRED), the matching of the engine's entities
 // to the gold entity clusters, and the candidates the relation model is trained on.
 import { tokenize, type Tokenized } from '../../src/nlp/tokens.ts'
-import { extractEntities, nameClasses } from '../../src/nlp/mentions.ts'
+import { extractEntities, nameClasses, type EntityModels } from '../../src/nlp/mentions.ts'
+import type { TaggerModel } from '../../src/nlp/tagger.ts'
 import { buildEntities, cleanName, mentionFromTokens, type Entity, type EntityType } from '../../src/nlp/entities.ts'
 import {
   anchorsBySentence,
   candidatePairs,
   docContext,
+  paragraphsOf,
+  RELATION_ENTITY_CUT,
   typedCandidates,
   wordHashes,
   CLASSIFIED,
@@ -166,7 +169,7 @@ export function matchClusters(rel: RelDoc, entities: Entity[]): Map<Entity, numb
 }
 
 /** Entities made from the gold clusters (persons, organizations, places), on the engine's tokens. */
-export function goldEntities(doc: Tokenized, rel: RelDoc): { entities: Entity[]; cluster: Map<Entity, number> } {
+export function goldEntities(doc: Tokenized, rel: RelDoc, tagger: TaggerModel): { entities: Entity[]; cluster: Map<Entity, number> } {
   const entities: Entity[] = []
   const cluster = new Map<Entity, number>()
   rel.clusters.forEach((c, ci) => {
@@ -193,7 +196,7 @@ export function goldEntities(doc: Tokenized, rel: RelDoc): { entities: Entity[];
       name: `${name}#${ci}`,
       mentions: ms,
       salience: ms.length - ms[0].start / Math.max(1, doc.text.length),
-      classes: nameClasses(name),
+      classes: nameClasses(name, tagger),
     }
     entities.push(e)
     cluster.set(e, ci)
@@ -221,18 +224,19 @@ export interface PreparedDoc {
   }[]
 }
 
-/** Candidates of one document with their features and labels. */
-export function prepareDoc(rel: RelDoc, withGold: boolean, places: PlaceTable): PreparedDoc {
+/** Candidates of one document with their features and labels, over the entities `models` find. */
+export function prepareDoc(rel: RelDoc, withGold: boolean, places: PlaceTable, models: EntityModels): PreparedDoc {
   const doc = tokenize(rel.text)
   const words = wordHashes(doc)
-  const engine = extractEntities(doc)
+  const engine = extractEntities(doc, models, { cut: RELATION_ENTITY_CUT })
+  const paragraphs = paragraphsOf(doc)
   const sets: PreparedDoc['sets'] = []
   const add = (entities: Entity[], cluster: Map<Entity, number>, gold: boolean) => {
     const anchors = anchorsBySentence(doc, entities)
     const ctx = docContext(anchors, entities)
     const rows: PreparedDoc['sets'][0]['rows'] = []
     const items: Item[] = []
-    for (const tc of typedCandidates(doc, anchors, candidatePairs(anchors, places), ctx, words, places)) {
+    for (const tc of typedCandidates(doc, anchors, candidatePairs(anchors, paragraphs, places), ctx, words, places)) {
       if (!tc.types.length) continue
       const row = rows.length
       rows.push({ candidate: tc.candidate, feats: tc.feats, cues: tc.cues })
@@ -248,7 +252,7 @@ export function prepareDoc(rel: RelDoc, withGold: boolean, places: PlaceTable): 
   }
   add(engine, matchClusters(rel, engine), false)
   if (withGold) {
-    const g = goldEntities(doc, rel)
+    const g = goldEntities(doc, rel, models.tagger)
     add(g.entities, g.cluster, true)
   }
   return { rel, sets }

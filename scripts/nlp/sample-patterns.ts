@@ -4,8 +4,15 @@
 // each evidence sentence) is what train-relations.ts turns into a confidence per cue phrase.
 // Usage: npx tsx scripts/nlp/sample-patterns.ts [per-type] > candidates.jsonl
 import { tokenize } from '../../src/nlp/tokens.ts'
-import { extractEntities } from '../../src/nlp/mentions.ts'
-import { anchorsBySentence, argumentFits, candidatePairs, matchingPatterns, patternOnlyMatch } from '../../src/nlp/relations.ts'
+import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
+import {
+  anchorsBySentence,
+  argumentFits,
+  candidatePairs,
+  matchingPatterns,
+  paragraphsOf,
+  patternOnlyMatch,
+} from '../../src/nlp/relations.ts'
 import { hasData, readJsonl, rng, shuffle } from './data.ts'
 
 const CORPORA = [
@@ -44,14 +51,15 @@ interface Prediction {
   target: string
   evidence: string
 }
+const engine = createEngine(loadEngineModels())
 const all: Prediction[] = []
 const seen = new Set<string>()
 for (const corpus of CORPORA) {
   if (!hasData(corpus)) continue
   for (const ex of readJsonl(corpus)) {
     const doc = tokenize(ex.text)
-    const entities = extractEntities(doc)
-    for (const c of candidatePairs(anchorsBySentence(doc, entities))) {
+    const entities = engine.extract(doc).entities
+    for (const c of candidatePairs(anchorsBySentence(doc, entities), paragraphsOf(doc))) {
       if (!argumentFits(c.source.entity) || !argumentFits(c.target.entity)) continue
       const m = patternOnlyMatch(c, matchingPatterns(doc, c))
       if (!m) continue

@@ -8,7 +8,8 @@ import path from 'node:path'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { CONFIDENCE_FEATURES, REPORT_CUT, type ConfidenceModel } from '../../src/nlp/confidence.ts'
 import type { EntityType } from '../../src/nlp/entities.ts'
-import { entityCandidates, useModels } from '../../src/nlp/mentions.ts'
+import { entityCandidates } from '../../src/nlp/mentions.ts'
+import { loadTagger } from '../../src/nlp/tagger.ts'
 import { REPO_ROOT, goldCanon } from './data.ts'
 import { ece } from './metrics.ts'
 import { foldOf, readNer } from './ner-data.ts'
@@ -36,8 +37,8 @@ export function outOfFoldRows(
   const goldCount: Record<EntityType, number> = { PER: 0, ORG: 0, LOC: 0, OBJ: 0 }
   rows.gold = goldCount
   const data = sources.map((s) => ({ s, docs: readNer(s) }))
-  for (const { fold, tagger } of folds) {
-    useModels(tagger)
+  for (const { fold, tagger: file } of folds) {
+    const tagger = loadTagger(file)
     for (const { s, docs } of data) {
       for (const ex of docs) {
         if (foldOf(ex.id, k) !== fold) continue
@@ -46,7 +47,7 @@ export function outOfFoldRows(
           const t = g.slice(0, g.indexOf('|')) as EntityType
           if (t in goldCount && (t !== 'OBJ' || annotatesObjects(s))) goldCount[t]++
         }
-        for (const { entity, features } of entityCandidates(tokenize(ex.text))) {
+        for (const { entity, features } of entityCandidates(tokenize(ex.text), tagger)) {
           // An object found in a corpus that annotates none is of unknown truth, not wrong.
           if (entity.type === 'OBJ' && !annotatesObjects(s)) continue
           rows.push({ source: s, fold, type: entity.type, x: features, y: gold.has(`${entity.type}|${entity.name}`) ? 1 : 0 })

@@ -28,6 +28,8 @@ import { rng, shuffle } from './data.ts'
 import { ece, Counts } from './metrics.ts'
 import { buildPlaces } from './places.ts'
 import { TYPE_INDEX, loadRelDocs, prepareDoc, type PreparedDoc, type RelDoc } from './relation-data.ts'
+import type { EntityModels } from '../../src/nlp/mentions.ts'
+import { loadEntityModels } from '../../src/nlp/index.ts'
 
 export const TRAIN_SETS = ['conll04/train_grouped.jsonl', 'redocred/train.jsonl']
 export const LABELS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pattern-labels.jsonl')
@@ -343,17 +345,19 @@ export function places(): Map<number, number> {
   return (placeTable ??= buildPlaces())
 }
 
-export function prepareAll(files: string[], log: (s: string) => void = () => {}): PreparedDoc[] {
+/** The training documents' candidates, over the entities `models` find. */
+export function prepareAll(files: string[], models: EntityModels, log: (s: string) => void = () => {}): PreparedDoc[] {
   const t0 = Date.now()
   const out: PreparedDoc[] = []
-  for (const f of files) for (const rel of loadRelDocs(f)) out.push(prepareDoc(rel, true, places()))
+  for (const f of files) for (const rel of loadRelDocs(f)) out.push(prepareDoc(rel, true, places(), models))
   log(`relations: ${out.length} documents tagged and paired (${Date.now() - t0} ms)`)
   return out
 }
 
-export function trainRelations(opts: { out: string; seed: number; epochs: number }): void {
+/** Trains over the entities of the tagger and entity confidence in `dir` (those just trained there). */
+export function trainRelations(opts: { dir: string; out: string; seed: number; epochs: number }): void {
   const log = (s: string) => console.log(s)
-  const docs = prepareAll(TRAIN_SETS, log)
+  const docs = prepareAll(TRAIN_SETS, loadEntityModels(opts.dir), log)
   const { file, oof } = trainModel(docs, { ...opts, log })
   reportOof(
     oof,

@@ -64,7 +64,7 @@ export interface Analyzer {
 /** Runs the extraction on the calling thread. */
 export async function createInlineAnalyzer(): Promise<Analyzer> {
   const nlp = await import('../nlp/index.ts')
-  nlp.loadModels()
+  const engine = nlp.createEngine(nlp.loadEngineModels())
   let running = 0
   const analyzer: Analyzer = {
     async analyze(text, { signal, place: _place, ...options }) {
@@ -72,7 +72,7 @@ export async function createInlineAnalyzer(): Promise<Analyzer> {
       const started = performance.now()
       running++
       try {
-        return nlp.analyze(text, options)
+        return engine.analyze(text, options)
       } finally {
         running--
         analyzer.observe?.((performance.now() - started) / 1000)

@@ -2,7 +2,7 @@
 // every task after that is one pure extraction.
 import { readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
-import { analyze, loadModels } from '../nlp/index.ts'
+import { createEngine, loadEngineModels } from '../nlp/index.ts'
 import type { AnalyzeOptions, Analysis } from '../nlp/types.ts'
 import { claimTask } from './task-state.ts'
 
@@ -33,11 +33,11 @@ try {
   // not Linux, or not permitted: run at the default priority
 }
 
-loadModels()
+const engine = createEngine(loadEngineModels())
 
 export default function run(task: WorkerTask): WorkerResult {
   if (!claimTask(task.state)) return { skipped: true }
   const started = performance.now()
-  const analysis = analyze(task.text, task.options)
+  const analysis = engine.analyze(task.text, task.options)
   return { analysis, ms: performance.now() - started }
 }

@@ -1,55 +1,81 @@
 // The extraction engine's public surface (see ./types.ts for the contract with the service).
+// Importing it reads no model: `loadEngineModels` reads the files, `createEngine` answers over
+// the models it is given, so a service, a test or a cross-validation fold picks its own.
+import { fileURLToPath } from 'node:url'
+import path from 'node:path'
 import { tokenize, type Sentence, type Tokenized } from './tokens.ts'
-import type { EntityType } from './entities.ts'
-import { extractEntities, loadEntityModels } from './mentions.ts'
+import type { Entity, EntityType, Mention } from './entities.ts'
+import { extractEntities, extractMentions, type EntityModels } from './mentions.ts'
 import {
   anchorsBySentence,
   candidatePairs,
   decideRelations,
   loadRelationModel,
+  paragraphsOf,
+  RELATION_ENTITY_CUT,
   wordHashes,
   type Decision,
   type RelationModel,
 } from './relations.ts'
-import type { Entity } from './entities.ts'
+import { loadTagger } from './tagger.ts'
+import { loadConfidenceModel, REPORT_CUT } from './confidence.ts'
 import { loadSentimentModel, sentimentTowards, type SentimentModel, type Span } from './sentiment.ts'
 import { codePointSpan, entityDetail, salienceTotal } from './detail.ts'
-import { MODEL_NAME, type Analysis, type AnalyzeOptions, type ExtractedRelation } from './types.ts'
+import { MODEL_NAME, type Analysis, type AnalyzeOptions, type ExtractedRelation, type Sentiment } from './types.ts'
 
 export { detectLanguage } from './language.ts'
-export { extractMentions } from './mentions.ts'
+export type { EntityModels } from './mentions.ts'
 
 // In the contract: the service reads them from types.ts without loading the models.
 export { MODEL_NAME, SUPPORTED_LANGUAGES } from './types.ts'
 
-// Resolved from this file so that it works from any working directory and in worker threads.
-const RELATION_FILE = new URL('../../models/relations.json', import.meta.url)
-const SENTIMENT_FILE = new URL('../../models/sentiment.bin.gz', import.meta.url)
-// Importing this module reads no model: each loads on first use, or all at once by loadModels.
-let relationModel: RelationModel | undefined
-let sentimentModel: SentimentModel | undefined
-
-function currentRelationModel(): RelationModel {
-  return (relationModel ??= loadRelationModel(RELATION_FILE))
+/** Every model the engine reads. */
+export interface EngineModels extends EntityModels {
+  relations: RelationModel
+  sentiment: SentimentModel
 }
 
-function currentSentimentModel(): SentimentModel {
-  return (sentimentModel ??= loadSentimentModel(SENTIMENT_FILE))
+/** The committed models' folder, resolved from this file so that it works from any working directory and in worker threads. */
+export const MODELS_DIR = fileURLToPath(new URL('../../models/', import.meta.url))
+
+/** The entity models (tagger, entity confidence) of a folder laid out as models/. */
+export function loadEntityModels(dir: string = MODELS_DIR): EntityModels {
+  return {
+    tagger: loadTagger(path.join(dir, 'ner.bin.gz')),
+    confidence: loadConfidenceModel(path.join(dir, 'entity-confidence.json')),
+  }
 }
 
-/**
- * Loads every model of the engine (tagger, entity confidence, relations, sentiment) unless
- * already loaded, so that a service pays for it at start-up rather than on its first analysis.
- */
-export function loadModels(): void {
-  loadEntityModels()
-  currentRelationModel()
-  currentSentimentModel()
+/** The model files of a folder laid out as models/ (the committed one by default). */
+export function loadEngineModels(dir: string = MODELS_DIR): EngineModels {
+  return {
+    ...loadEntityModels(dir),
+    relations: loadRelationModel(path.join(dir, 'relations.json')),
+    sentiment: loadSentimentModel(path.join(dir, 'sentiment.bin.gz')),
+  }
 }
 
-/** Sentiment expressed towards the target spans in one sentence (used by analyze and eval). */
-export function targetSentiment(doc: Tokenized, targets: Span[], sent: number, words = wordHashes(doc)) {
-  return sentimentTowards(currentSentimentModel(), doc, words, targets, sent)
+export interface Extraction {
+  entities: Entity[]
+  relations: Decision[]
+  /** The document's word hashes when relations were read (sentiment reads them too). */
+  words?: Uint32Array
+}
+
+export interface Engine {
+  readonly models: EngineModels
+  /** The whole extraction of one text (the service's `analyze`); synchronous and pure. */
+  analyze(text: string, options: AnalyzeOptions): Analysis
+  /** Typed mentions found by the tagger and the mention rules, before they are merged into entities. */
+  extractMentions(doc: Tokenized): Mention[]
+  /** Canonical entities, most salient first (under the confidence cut dropped, unless `all`); before relations are read. */
+  extractEntities(doc: Tokenized, options?: { all?: boolean; cut?: number }): Entity[]
+  /** The relations among the given entities, most confident first. */
+  extractRelations(doc: Tokenized, entities: Entity[], words?: Uint32Array): Decision[]
+  /** The entities `analyze` reports (those that fill a reported relation included) and its relations. */
+  extract(doc: Tokenized): Extraction
+  /** Sentiment expressed towards the target spans in one sentence. */
+  targetSentiment(doc: Tokenized, targets: Span[], sent: number, words?: Uint32Array): Sentiment
 }
 
 const LIST: Record<EntityType, keyof Analysis['entities']> = {
@@ -80,27 +106,48 @@ function evidence(doc: Tokenized, s: Sentence, first1: number, first2: number, l
   return codePointSpan(doc.text, doc.tokens[a].start, doc.tokens[b - 1].end)
 }
 
-/**
- * The relations among a document's entities, most confident first. `model` replaces the
- * committed relation model (cross-validation in scripts/nlp/eval-relations.ts).
- */
-export function extractRelations(
-  doc: Tokenized,
-  entities: Entity[],
-  model: RelationModel = currentRelationModel(),
-  words?: Uint32Array,
-): Decision[] {
+function relationsOf(doc: Tokenized, entities: Entity[], model: RelationModel, words?: Uint32Array): Decision[] {
   const anchors = anchorsBySentence(doc, entities)
-  const candidates = candidatePairs(anchors, model.places)
+  const candidates = candidatePairs(anchors, paragraphsOf(doc), model.places)
   if (!candidates.length) return []
   const decisions = decideRelations(doc, anchors, candidates, model, words ?? wordHashes(doc), entities)
   decisions.sort((a, b) => b.confidence - a.confidence || a.candidate.source.first - b.candidate.source.first)
   return decisions
 }
 
-export function analyze(text: string, options: AnalyzeOptions): Analysis {
+/** An engine over the given models (loaded by loadEngineModels, or any of them replaced). */
+export function createEngine(models: EngineModels): Engine {
+  const targetSentiment = (doc: Tokenized, targets: Span[], sent: number, words = wordHashes(doc)) =>
+    sentimentTowards(models.sentiment, doc, words, targets, sent)
+  return {
+    models,
+    analyze: (text, options) => analyzeText(models, text, options),
+    extractMentions: (doc) => extractMentions(doc, models.tagger),
+    extractEntities: (doc, options) => extractEntities(doc, models, options),
+    extractRelations: (doc, entities, words) => relationsOf(doc, entities, models.relations, words),
+    extract: (doc) => extract(models, doc),
+    targetSentiment,
+  }
+}
+
+/**
+ * Relations are read among the entities down to RELATION_ENTITY_CUT; the entities reported are
+ * those at REPORT_CUT or above and those that fill a reported relation (a relation's source and
+ * target are always in the lists).
+ */
+function extract(models: EngineModels, doc: Tokenized): Extraction {
+  const pool = extractEntities(doc, models, { cut: RELATION_ENTITY_CUT })
+  // Hashed once for the relation features and the sentiment of every relation.
+  const words = pool.length > 1 ? wordHashes(doc) : undefined
+  const relations = words ? relationsOf(doc, pool, models.relations, words) : []
+  const related = new Set<Entity>()
+  for (const d of relations) related.add(d.candidate.source.entity).add(d.candidate.target.entity)
+  return { entities: pool.filter((e) => (e.confidence ?? 1) >= REPORT_CUT || related.has(e)), relations, words }
+}
+
+function analyzeText(models: EngineModels, text: string, options: AnalyzeOptions): Analysis {
   const doc = tokenize(text)
-  const entities = extractEntities(doc)
+  const { entities, relations: decisions, words = new Uint32Array(0) } = extract(models, doc)
   const lists: Analysis['entities'] = { persons: [], organizations: [], locations: [], objects: [] }
   const detail: NonNullable<Analysis['detail']> = { persons: [], organizations: [], locations: [], objects: [] }
   const total = salienceTotal(entities)
@@ -110,9 +157,6 @@ export function analyze(text: string, options: AnalyzeOptions): Analysis {
   }
 
   const relations: ExtractedRelation[] = []
-  // Hashed once for the relation features and the sentiment of every relation.
-  const words = entities.length > 1 ? wordHashes(doc) : new Uint32Array(0)
-  const decisions = entities.length > 1 ? extractRelations(doc, entities, currentRelationModel(), words) : []
   for (const d of decisions) {
     const { source, target, sent, sent2 } = d.candidate
     const s = doc.sentences[sent]
@@ -123,7 +167,7 @@ export function analyze(text: string, options: AnalyzeOptions): Analysis {
       type: d.type,
       evidence: text.slice(evidenceStart, evidenceEnd),
       // Read in the source's sentence; across two sentences, towards the source alone there.
-      sentiment: targetSentiment(doc, sent === sent2 ? [source, target] : [source], sent, words),
+      sentiment: sentimentTowards(models.sentiment, doc, words, sent === sent2 ? [source, target] : [source], sent),
       confidence: +d.confidence.toFixed(4),
       evidenceStart,
       evidenceEnd,

@@ -1,49 +1,17 @@
 // Entities of a document: the trained tagger's mentions merged into canonical entities.
 import type { Tokenized } from './tokens.ts'
 import { buildEntities, mentionFromTokens, type Entity, type EntityType, type Mention } from './entities.ts'
-import { loadTagger, tagDocument, type TaggerModel } from './tagger.ts'
+import { tagDocument, type TaggerModel } from './tagger.ts'
 import { MAX_ENTITIES_PER_TYPE } from './types.ts'
 import { phraseHash } from './features/hashing.ts'
 import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS } from './features/lexicon.ts'
-import { FORMAT_RULES } from './format-rules.ts'
-import {
-  REPORT_CUT,
-  confidenceFeatures,
-  confidenceOf,
-  loadConfidenceModel,
-  registerOf,
-  type ConfidenceModel,
-  type Register,
-} from './confidence.ts'
+import { FORMAT_RULES, type RuleContext } from './format-rules.ts'
+import { REPORT_CUT, confidenceFeatures, confidenceOf, registerOf, type ConfidenceModel, type Register } from './confidence.ts'
 
-// Resolved from this file so that it works from any working directory and in worker threads.
-const TAGGER_FILE = new URL('../../models/ner.bin.gz', import.meta.url)
-const CONFIDENCE_FILE = new URL('../../models/entity-confidence.json', import.meta.url)
-// Loaded on first use (or by loadEntityModels), never on import.
-let tagger: TaggerModel | undefined
-let confidenceModel: ConfidenceModel | undefined
-
-function currentTagger(): TaggerModel {
-  return (tagger ??= loadTagger(TAGGER_FILE))
-}
-
-function currentConfidenceModel(): ConfidenceModel {
-  return (confidenceModel ??= loadConfidenceModel(CONFIDENCE_FILE))
-}
-
-/** Loads the committed tagger and confidence model unless already loaded (or replaced by useModels). */
-export function loadEntityModels(): void {
-  currentTagger()
-  currentConfidenceModel()
-}
-
-/**
- * Tags with another tagger model file (cross-validation folds, scripts/nlp/cv.ts), and, when
- * given, another confidence model file.
- */
-export function useModels(taggerFile: string | URL, confidenceFile?: string | URL): void {
-  tagger = loadTagger(taggerFile)
-  if (confidenceFile) confidenceModel = loadConfidenceModel(confidenceFile)
+/** The models entity extraction reads: the tagger (with its gazetteer) and the entity confidence. */
+export interface EntityModels {
+  tagger: TaggerModel
+  confidence: ConfidenceModel
 }
 
 // Lower-case name particles that do belong to a name ("Vincent van Gogh", "de Silva").
@@ -165,13 +133,18 @@ function joinsOrgName(doc: Tokenized, i: number, taken: Uint8Array): boolean {
 }
 
 /** Typed mentions found by the tagger; MISC (nationalities, events…) has no service type. */
-export function extractMentions(doc: Tokenized): Mention[] {
-  return tagMentions(doc).mentions
+export function extractMentions(doc: Tokenized, tagger: TaggerModel): Mention[] {
+  return tagMentions(doc, tagger).mentions
 }
 
-function tagMentions(doc: Tokenized): { mentions: Mention[]; noisy: boolean } {
-  const { spans, noisy, margins } = tagDocument(currentTagger(), doc)
-  const mentions = ruledMentions(doc, spans, noisy)
+/** What the rules read of the tagger's model: its gazetteer. */
+function ruleContext(tagger: TaggerModel): RuleContext {
+  return { gaz: (words) => tagger.gazetteer.get(phraseHash(words)) ?? 0 }
+}
+
+function tagMentions(doc: Tokenized, tagger: TaggerModel): { mentions: Mention[]; noisy: boolean } {
+  const { spans, noisy, margins } = tagDocument(tagger, doc)
+  const mentions = ruledMentions(doc, spans, noisy, ruleContext(tagger))
   // Each mention's margin: the least of the tagger's span it overlaps (rules make the others).
   // A miscellaneous span is no evidence for any type of ours: a mention over it is a rule's.
   const spanMin = new Float32Array(doc.tokens.length).fill(NaN)
@@ -189,7 +162,7 @@ function tagMentions(doc: Tokenized): { mentions: Mention[]; noisy: boolean } {
   return { mentions, noisy }
 }
 
-function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['spans'], noisy: boolean): Mention[] {
+function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['spans'], noisy: boolean, ctx: RuleContext): Mention[] {
   const out: Mention[] = []
   const taken = new Uint8Array(doc.tokens.length)
   for (const s of spans) for (let i = s.first; i < s.last; i++) taken[i] = 1
@@ -200,11 +173,11 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     if (s.type === 'MISC') {
       // "the French Government", "the Chinese Foreign Ministry": a nationality and an
       // untagged capitalised institution are an organization's name.
-      const e = noisy ? -1 : institutionEnd(doc, s.first, s.last, taken)
+      const e = noisy ? -1 : institutionEnd(doc, s.first, s.last, taken, ctx)
       if (e > 0) {
         out.push(mentionFromTokens(doc.text, doc.tokens, s.first, e, 'ORG'))
         for (let k = s.last; k < e; k++) taken[k] = 1
-      } else if (!noisy && placeApposition(doc, s.first, s.last)) {
+      } else if (!noisy && placeApposition(doc, s.first, s.last, ctx)) {
         // "Kecskemet (site of the printing house)", "Lutsk, a city in Ukraine": what the name is
         // described as is a place.
         out.push({ ...mentionFromTokens(doc.text, doc.tokens, s.first, s.last, 'LOC'), stated: true })
@@ -234,7 +207,7 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
       doc.tokens[a - 1].sent === doc.tokens[a].sent &&
       TITLE_CASE.test(doc.tokens[a - 1].text) &&
       !PERSON_TITLE.test(doc.tokens[a - 1].text) &&
-      wordGaz(doc.tokens[a - 1].text) & GAZ_FIRST
+      wordGaz(ctx, doc.tokens[a - 1].text) & GAZ_FIRST
     )
       a--
     // A generational suffix is part of a person's name ("Martin Luther King Jr.").
@@ -276,7 +249,7 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     }
     // "Lazutkin , former first deputy general director of…", "Radovan Karadzic , leader of…": a
     // name followed by an apposition that gives a person's role is a person's.
-    if (type !== 'PER' && !noisy && appositiveRole(doc, a, b)) {
+    if (type !== 'PER' && !noisy && appositiveRole(doc, a, b, ctx)) {
       type = 'PER'
       stated = true
     }
@@ -288,7 +261,7 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     }
     // "10,000 Enterprise Cloud customers": capitalised words between a number and a plural of
     // who buys or uses something describe the customers; they name no one.
-    if (!noisy && customerDescriptor(doc, a, b)) continue
+    if (!noisy && customerDescriptor(doc, a, b, ctx)) continue
     // Only people are assassinated or murdered ("the assassination of Lincoln", "assassinated Lincoln").
     if (type !== 'PER' && !noisy && victimName(doc, a, b)) {
       type = 'PER'
@@ -366,23 +339,21 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
       doc.tokens[b + 2].text === ')' &&
       !taken[b + 1] &&
       doc.tokens[b + 1].sent === doc.tokens[a].sent &&
-      isAcronymOf(doc, a, b, doc.tokens[b + 1].text)
+      isAcronymOf(doc, a, b, doc.tokens[b + 1].text, ctx)
     const m = mentionFromTokens(doc.text, doc.tokens, a, b, type)
     if (stated || acronym) m.stated = true
     out.push(m)
     if (acronym) out.push({ ...mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'), stated: true })
   }
-  const added = noisy ? [] : untaggedNames(doc, taken, misc)
+  const added = noisy ? [] : untaggedNames(doc, taken, misc, ctx)
   for (const m of added) out.push(m)
   if (added.length) out.sort((x, y) => x.first - y.first)
   // The layouts of particular sources (datelines, source lines): format-rules.ts.
   if (noisy) return out
   let ruled = out
-  for (const rule of FORMAT_RULES) ruled = rule.apply(doc, ruled, RULE_CONTEXT)
+  for (const rule of FORMAT_RULES) ruled = rule.apply(doc, ruled, ctx)
   return ruled
 }
-
-const RULE_CONTEXT = { gaz: (words: string[]) => phraseGaz(words) }
 
 const KIN =
   /^(?:wife|husband|son|daughter|sons|daughters|brother|sister|mother|father|widow|widower|parents|hometown|birthplace|assassin|killer|murderer|girlfriend|boyfriend|fiancee|fiance|fiancée|grandson|granddaughter|grandfather|grandmother|nephew|niece|uncle|aunt|cousin|biographer|funeral|grave)$/
@@ -400,10 +371,10 @@ function kinPossessor(doc: Tokenized, a: number, b: number): boolean {
 const INSTITUTION = /^(?:Government|Army|Navy|Parliament)$/
 
 /** A nationality [a, b) followed by an untagged capitalised institution in the same sentence: the end of the name, else -1. */
-function institutionEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array): number {
+function institutionEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array, ctx: RuleContext): number {
   const t = doc.tokens
   if (b - a > 2 || b >= t.length || taken[b] || t[b].sent !== t[a].sent || !INSTITUTION.test(t[b].text)) return -1
-  return wordGaz(t[b - 1].text) & GAZ_DEMONYM ? b + 1 : -1
+  return wordGaz(ctx, t[b - 1].text) & GAZ_DEMONYM ? b + 1 : -1
 }
 
 const PLACE_NOUN =
@@ -414,11 +385,11 @@ const PLACE_NOUN =
  * ",", an optional article, a place noun and "of" / "in" / "near" ("( site of the…", ", a town in…").
  * A nationality stays what it is ("Germans, a people of…" has no place noun anyway).
  */
-function placeApposition(doc: Tokenized, a: number, b: number): boolean {
+function placeApposition(doc: Tokenized, a: number, b: number, ctx: RuleContext): boolean {
   const t = doc.tokens
   if (b - a > 3 || b + 2 >= t.length || (t[b].text !== '(' && t[b].text !== ',') || t[b].sent !== t[a].sent) return false
   for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text)) return false
-  if (b - a === 1 && wordGaz(t[a].text) & GAZ_DEMONYM) return false
+  if (b - a === 1 && wordGaz(ctx, t[a].text) & GAZ_DEMONYM) return false
   let k = b + 1
   if (/^(?:a|an|the)$/i.test(t[k].text)) k++
   return k + 1 < t.length && t[k + 1].sent === t[a].sent && PLACE_NOUN.test(t[k].text) && /^(?:of|in|near)$/.test(t[k + 1].text)
@@ -446,9 +417,9 @@ const UNIT =
   /^(?:Fleet|Army|Brigade|Division|Regiment|Corps|Battalion|Squadron|Airborne|Infantry|Cavalry|Armored|Armoured|Mechanized|Marines|Flotilla|Legion)$/
 const ACRONYM = /^\p{Lu}{2,6}$/u
 /** `w` is the initials of the capitalised words of [a, b) ("GAO" of "General Accounting Office"). */
-function isAcronymOf(doc: Tokenized, a: number, b: number, w: string): boolean {
+function isAcronymOf(doc: Tokenized, a: number, b: number, w: string, ctx: RuleContext): boolean {
   // Not an ordinary word in capitals ("Intelligent Network ( IN )").
-  if (!ACRONYM.test(w) || wordGaz(w) & GAZ_COMMON) return false
+  if (!ACRONYM.test(w) || wordGaz(ctx, w) & GAZ_COMMON) return false
   let initials = ''
   for (let i = a; i < b; i++) if (/^\p{Lu}/u.test(doc.tokens[i].text)) initials += doc.tokens[i].text[0]
   return initials === w
@@ -482,7 +453,7 @@ function seatName(doc: Tokenized, a: number, b: number): boolean {
  * ("the U.S. 6th Fleet"), and one to three title-case words before a comma and a US state
  * abbreviation ("their hometown of Grants , N.M."), with the abbreviation itself if untagged.
  */
-function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array): Mention[] {
+function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array, ctx: RuleContext): Mention[] {
   const t = doc.tokens
   const out: Mention[] = []
   for (let i = 0; i + 1 < t.length; i++) {
@@ -513,7 +484,7 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array): Men
       // The whole run of capitalised words, not its tail; an ordinary word that starts the
       // sentence is not part of it ("In Grants , N.M.").
       if (a > 0 && t[a - 1].sent === t[i].sent && /^\p{Lu}/u.test(t[a - 1].text)) continue
-      if (a < i && a === doc.sentences[t[i].sent].first && wordGaz(t[a].text) & GAZ_COMMON) a++
+      if (a < i && a === doc.sentences[t[i].sent].first && wordGaz(ctx, t[a].text) & GAZ_COMMON) a++
       if (a === i) continue
       out.push(mentionFromTokens(doc.text, t, a, i, 'LOC'))
       if (free(i + 1)) out.push(mentionFromTokens(doc.text, t, i + 1, i + 2, 'LOC'))
@@ -523,14 +494,9 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array): Men
   return out
 }
 
-/** The gazetteer classes (bit set) of a phrase of lower-case words; 0 when it is in none. */
-function phraseGaz(words: string[]): number {
-  return currentTagger().gazetteer.get(phraseHash(words)) ?? 0
-}
-
 /** The gazetteer classes of one word, case ignored. */
-function wordGaz(word: string): number {
-  return phraseGaz([word.toLowerCase()])
+function wordGaz(ctx: RuleContext, word: string): number {
+  return ctx.gaz([word.toLowerCase()])
 }
 
 const GAZ_PLACE = (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf('country'))
@@ -550,14 +516,14 @@ const ROLE_MOD =
   /^(?:former|then|the|a|an|now|acting|first|second|deputy|general|vice|assistant|executive|senior|chief|top|longtime|new|retired|his|her|its|their)$/
 
 /** [a, b) is followed by ", (modifiers) role" (", former first deputy general director"): a person's apposition. */
-function appositiveRole(doc: Tokenized, a: number, b: number): boolean {
+function appositiveRole(doc: Tokenized, a: number, b: number, ctx: RuleContext): boolean {
   const t = doc.tokens
   if (b - a > 3 || b + 1 >= t.length || t[b].text !== ',' || t[b].sent !== t[a].sent) return false
   for (let i = a; i < b; i++) if (!TITLE_CASE.test(t[i].text)) return false
   // A known city, country or region stays a place (datelines: "Beijing , the commander of…").
   const ws: string[] = []
   for (let i = a; i < b; i++) ws.push(t[i].text.toLowerCase())
-  if (phraseGaz(ws) & (GAZ_PLACE | GAZ_REGION)) return false
+  if (ctx.gaz(ws) & (GAZ_PLACE | GAZ_REGION)) return false
   for (let k = b + 1; k < Math.min(t.length, b + 6) && t[k].sent === t[a].sent; k++) {
     const w = t[k].text
     if (ROLE.test(w)) return true
@@ -598,7 +564,7 @@ const CUSTOMERS =
  * customers") or holding an ordinary word and no known name ("Enterprise Cloud customers";
  * not "Apple customers", nor "Acme customers").
  */
-function customerDescriptor(doc: Tokenized, a: number, b: number): boolean {
+function customerDescriptor(doc: Tokenized, a: number, b: number, ctx: RuleContext): boolean {
   const t = doc.tokens
   if (b >= t.length || t[b].sent !== t[a].sent || !CUSTOMERS.test(t[b].text)) return false
   if (a > 0 && t[a - 1].sent === t[a].sent && /^\d[\d,.]*$/.test(t[a - 1].text)) return true
@@ -606,9 +572,9 @@ function customerDescriptor(doc: Tokenized, a: number, b: number): boolean {
   let ordinary = false
   for (let i = a; i < b; i++) {
     ws.push(t[i].text.toLowerCase())
-    if (wordGaz(t[i].text) & GAZ_COMMON) ordinary = true
+    if (wordGaz(ctx, t[i].text) & GAZ_COMMON) ordinary = true
   }
-  return ordinary && !(phraseGaz(ws) & GAZ_KNOWN_NAME)
+  return ordinary && !(ctx.gaz(ws) & GAZ_KNOWN_NAME)
 }
 
 const MODEL_NUMBER = /^(?:\d{1,3}|\p{Lu}{1,2}\d{1,4}\p{Ll}?)$/u
@@ -680,24 +646,24 @@ function titleSplit(doc: Tokenized, a: number, b: number): number {
 }
 
 /** Gazetteer classes of a name ("Japan" → country), as the tagger's model file knows them. */
-export function nameClasses(name: string): number {
+export function nameClasses(name: string, tagger: TaggerModel): number {
   const ws = name.toLowerCase().split(/\s+/).filter(Boolean)
   if (!ws.length || ws.length > MAX_GAZ_WORDS) return 0
-  return phraseGaz(ws) & ~GAZ_PREFIX
+  return (tagger.gazetteer.get(phraseHash(ws)) ?? 0) & ~GAZ_PREFIX
 }
 
 /**
  * Canonical entities, most salient first, at most MAX_ENTITIES_PER_TYPE of each type, each with
- * its confidence; an entity more likely wrong than right (under REPORT_CUT) is dropped unless
- * `all` is set (fitting the confidence model needs them all).
+ * its confidence; an entity more likely wrong than right (under REPORT_CUT, or `cut`) is dropped
+ * unless `all` is set (fitting the confidence model needs them all).
  */
-export function extractEntities(doc: Tokenized, options: { all?: boolean } = {}): Entity[] {
-  const confidence = currentConfidenceModel()
+export function extractEntities(doc: Tokenized, models: EntityModels, options: { all?: boolean; cut?: number } = {}): Entity[] {
+  const cut = options.cut ?? REPORT_CUT
   const perType = new Map<EntityType, number>()
   const out: Entity[] = []
-  for (const { entity: e, features } of entityCandidates(doc)) {
-    e.confidence = confidenceOf(confidence, features)
-    if (!options.all && e.confidence < REPORT_CUT) continue
+  for (const { entity: e, features } of entityCandidates(doc, models.tagger)) {
+    e.confidence = confidenceOf(models.confidence, features)
+    if (!options.all && e.confidence < cut) continue
     const n = perType.get(e.type) ?? 0
     if (n >= MAX_ENTITIES_PER_TYPE) continue
     perType.set(e.type, n + 1)
@@ -707,13 +673,13 @@ export function extractEntities(doc: Tokenized, options: { all?: boolean } = {})
 }
 
 /** Every canonical entity of the document, most salient first, with its confidence features. */
-export function entityCandidates(doc: Tokenized): { entity: Entity; features: Float64Array }[] {
-  const { mentions, noisy } = tagMentions(doc)
+export function entityCandidates(doc: Tokenized, tagger: TaggerModel): { entity: Entity; features: Float64Array }[] {
+  const { mentions, noisy } = tagMentions(doc, tagger)
   const tagged = new Map<Mention, EntityType>()
   for (const m of mentions) tagged.set(m, m.type)
   const register = registerOf(doc)
   return buildEntities(mentions, doc.text.length).map((e) => {
-    e.classes = nameClasses(e.name)
+    e.classes = nameClasses(e.name, tagger)
     return { entity: e, features: confidenceFeatures(e, entityEvidence(doc, e, tagged, noisy, register)) }
   })
 }

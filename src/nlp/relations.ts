@@ -49,10 +49,30 @@ const PRONOUN_TYPE: Record<string, EntityType> = {
 }
 
 /**
+ * Entities the relation step reads: down to this entity confidence, under the cut at which an
+ * entity is reported (REPORT_CUT); one that fills a reported relation is then reported too (the
+ * relation is evidence for it). Chosen on CoNLL04 dev (docs/experiments/relations.md).
+ */
+export const RELATION_ENTITY_CUT = 0.4
+
+/**
+ * The paragraph of each sentence: a line break between two sentences starts a new one. Facts
+ * are read across sentences only within a paragraph (a heading, a dateline line, a list item or
+ * a new paragraph is no continuation of the sentence before).
+ */
+export function paragraphsOf(doc: Tokenized): Int32Array {
+  const out = new Int32Array(doc.sentences.length)
+  for (let s = 1; s < doc.sentences.length; s++)
+    out[s] = out[s - 1] + (doc.text.slice(doc.sentences[s - 1].end, doc.sentences[s].start).includes('\n') ? 1 : 0)
+  return out
+}
+
+/**
  * Anchors per sentence. A personal pronoun resolves to the most recent person mentioned in
- * the same or the two previous sentences (no gender model: the most recent one wins).
+ * the same or the two previous sentences of its paragraph (no gender model: the most recent one wins).
  */
 export function anchorsBySentence(doc: Tokenized, entities: Entity[]): Anchor[][] {
+  const para = paragraphsOf(doc)
   const bySent: Anchor[][] = doc.sentences.map(() => [])
   const mentionAt = new Map<number, { last: number; e: Entity }>()
   for (const e of entities) for (const m of e.mentions) mentionAt.set(m.first, { last: m.last, e })
@@ -69,7 +89,7 @@ export function anchorsBySentence(doc: Tokenized, entities: Entity[]): Anchor[][
     const t = toks[i]
     if (t.pos !== 'PRON' && t.pos !== 'DET') continue
     const type = PRONOUN_TYPE[t.text.toLowerCase()]
-    if (!type || !lastPerson || t.sent - lastPerson.sent > 2) continue
+    if (!type || !lastPerson || t.sent - lastPerson.sent > 2 || para[t.sent] !== para[lastPerson.sent]) continue
     bySent[t.sent].push({ entity: lastPerson.e, first: i, last: i + 1, sent: t.sent, pronoun: true })
   }
   return bySent
@@ -81,10 +101,11 @@ const MAX_ANCHORS = 40
 
 /**
  * Ordered pairs of distinct entities: within a sentence (each mention pair once, at most
- * MAX_GAP tokens apart), and across two adjacent sentences for the entity pairs that share no
- * sentence ("Schneider … He coached the Russian team").
+ * MAX_GAP tokens apart), and across two adjacent sentences of one paragraph (`paragraphs`, by
+ * sentence: paragraphsOf) for the entity pairs that share no sentence ("Schneider … He coached
+ * the Russian team"); with `places`, a place and its country anywhere in one paragraph.
  */
-export function candidatePairs(anchors: Anchor[][], places?: PlaceTable): RelationCandidate[] {
+export function candidatePairs(anchors: Anchor[][], paragraphs: Int32Array, places?: PlaceTable): RelationCandidate[] {
   const out: RelationCandidate[] = []
   const together = new Set<string>()
   const pairKey = (x: Anchor, y: Anchor) => x.entity.name + '\u0000' + x.entity.type + '\u0000' + y.entity.name + '\u0000' + y.entity.type
@@ -107,7 +128,7 @@ export function candidatePairs(anchors: Anchor[][], places?: PlaceTable): Relati
   for (let s = 0; s + 1 < anchors.length; s++) {
     const l1 = anchors[s]
     const l2 = anchors[s + 1]
-    if (!l1.length || !l2.length || l1.length > MAX_ANCHORS || l2.length > MAX_ANCHORS) continue
+    if (!l1.length || !l2.length || l1.length > MAX_ANCHORS || l2.length > MAX_ANCHORS || paragraphs[s] !== paragraphs[s + 1]) continue
     for (const x of l1) {
       for (const y of l2) {
         if (x.entity === y.entity || x.pronoun || y.pronoun) continue
@@ -119,18 +140,19 @@ export function candidatePairs(anchors: Anchor[][], places?: PlaceTable): Relati
     for (const x of l1) for (const y of l2) together.add(pairKey(x, y)).add(pairKey(y, x))
   }
   if (places) {
-    // A place and its country anywhere in the document: their first mentions.
+    // A place and its country anywhere in a paragraph: their first mentions there.
     const firsts: Anchor[] = []
-    const seen = new Set<Entity>()
+    const seen = new Map<Entity, number>()
     for (const list of anchors)
       for (const a of list)
-        if (!a.pronoun && !seen.has(a.entity)) {
-          seen.add(a.entity)
+        if (!a.pronoun && seen.get(a.entity) !== paragraphs[a.sent]) {
+          seen.set(a.entity, paragraphs[a.sent])
           firsts.push(a)
         }
     for (const x of firsts)
       for (const y of firsts) {
-        if (x === y || together.has(pairKey(x, y)) || !inCountry(places, x.entity, y.entity)) continue
+        if (x === y || paragraphs[x.sent] !== paragraphs[y.sent] || together.has(pairKey(x, y)) || !inCountry(places, x.entity, y.entity))
+          continue
         out.push({ source: x, target: y, sent: x.sent, sent2: y.sent })
       }
   }
@@ -790,7 +812,7 @@ export function finalize(
   return out
 }
 
-export function loadRelationModel(path: URL): RelationModel {
+export function loadRelationModel(path: string | URL): RelationModel {
   return parseRelationModel(JSON.parse(readFileSync(path, 'utf8')) as RelationModelFile)
 }
 

@@ -1,6 +1,7 @@
 // The contract between the service and the extraction engine. The service depends only on
-// this file and on `src/nlp/index.ts` exporting `analyze`, `detectLanguage`, `MODEL_NAME`
-// and `SUPPORTED_LANGUAGES`, so the engine can be replaced without touching HTTP code.
+// this file and on `src/nlp/index.ts` exporting `loadEngineModels`, `createEngine` (whose
+// `analyze` it calls), `detectLanguage`, `MODEL_NAME` and `SUPPORTED_LANGUAGES`, so the engine
+// can be replaced without touching HTTP code.
 import { readFileSync } from 'node:fs'
 
 /** Every relation type the engine may emit. Must equal the `RelationType` enum in openapi.yaml (a test checks). */

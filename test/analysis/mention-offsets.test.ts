@@ -3,9 +3,11 @@
 // relation's evidence offsets its evidence.
 import t from 'tap'
 import fc from 'fast-check'
-import { analyze } from '../../src/nlp/index.ts'
+import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { applyOptions } from '../../src/analysis/service.ts'
 import { ENCODINGS, sliceIn, trickyPiece } from '../helpers/unicode.ts'
+
+const { analyze } = createEngine(loadEngineModels())
 
 const names = fc.constantFrom(
   'Tim Cook',

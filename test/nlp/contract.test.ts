@@ -1,6 +1,8 @@
 import t from 'tap'
-import { analyze, detectLanguage, MODEL_NAME, SUPPORTED_LANGUAGES } from '../../src/nlp/index.ts'
+import { createEngine, detectLanguage, loadEngineModels, MODEL_NAME, SUPPORTED_LANGUAGES } from '../../src/nlp/index.ts'
 import { RELATION_TYPES } from '../../src/nlp/types.ts'
+
+const { analyze } = createEngine(loadEngineModels())
 
 const PROSE =
   'Tim Cook, the chief executive of Apple, spoke in Cupertino on Monday. ' +

@@ -2,7 +2,9 @@
 import t from 'tap'
 import { codePointSpan, entityDetail, salienceTotal } from '../../src/nlp/detail.ts'
 import { spellsName, type Entity, type Mention } from '../../src/nlp/entities.ts'
-import { analyze } from '../../src/nlp/index.ts'
+import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
+
+const { analyze } = createEngine(loadEngineModels())
 
 const mention = (text: string, start: number): Mention => ({
   type: 'PER',

@@ -1,10 +1,11 @@
 // Entities on ordinary prose (not the space-tokenised corpora): one table row per case.
 import t from 'tap'
-import { analyze } from '../../src/nlp/index.ts'
+import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { REPORT_CUT } from '../../src/nlp/confidence.ts'
 import { cleanName } from '../../src/nlp/entities.ts'
-import { extractEntities, extractMentions } from '../../src/nlp/mentions.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
+
+const { analyze, extractEntities, extractMentions } = createEngine(loadEngineModels())
 
 // Keeps every text above the API's 200-character minimum without adding names.
 const FILLER = ' The rest of this paragraph is ordinary filler prose without any names in it, written so that the text is long enough.'

@@ -30,10 +30,15 @@ function given(text: string, names: string[]) {
 }
 const show = (ms: Mention[]) => ms.map((m) => `${m.type}:${m.text}`)
 
-t.test('the registry names each rule once and describes it', async (t) => {
+// The rules tested below, each firing on its layout and not on prose: a rule added to the
+// registry without a test of its own fails here.
+const TESTED = ['fbis-source-line', 'place-source-line', 'agency-dateline']
+
+t.test('the registry names each rule once, describes it, and each has its test here', async (t) => {
   const names = FORMAT_RULES.map((r) => r.name)
   t.same(new Set(names).size, names.length)
   for (const r of FORMAT_RULES) t.ok(r.description.length > 40, r.name)
+  t.same([...names].sort(), [...TESTED].sort(), 'every rule of the registry is tested below')
 })
 
 t.test('fbis-source-line', async (t) => {
@@ -65,6 +70,9 @@ t.test('place-source-line', async (t) => {
     ['ORG:ACME CORP', 'ORG:Acme Corp'],
     'outside monitored-press documents it does not fire',
   )
+  const prose = 'Tokyo NHK\nThe broadcaster said on Monday that its reporters in Tokyo had seen the fire.'
+  const q = given(prose, ['ORG:Tokyo NHK', 'LOC:Tokyo'])
+  t.same(show(rule('place-source-line').apply(q.doc, q.mentions, ctx)), ['ORG:Tokyo NHK', 'LOC:Tokyo'], 'nor on a short line of prose')
 })
 
 t.test('agency-dateline', async (t) => {

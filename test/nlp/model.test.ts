@@ -2,12 +2,14 @@
 // Floors sit a few points under the full-dev figures in MODEL.md: a broken model or a drift
 // between training and tagging features falls far below them.
 import t from 'tap'
-import { analyze, extractMentions, targetSentiment, MODEL_NAME } from '../../src/nlp/index.ts'
+import { createEngine, loadEngineModels, MODEL_NAME } from '../../src/nlp/index.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { wordHashes } from '../../src/nlp/relations.ts'
 import { inputsOf, loadSentimentModel, sentimentInput } from '../../src/nlp/sentiment.ts'
 import { goldCanon, goldMentions, hasData, readJsonl } from '../../scripts/nlp/data.ts'
 import { Scoreboard, isHeldOut, macroF1 } from '../../scripts/nlp/metrics.ts'
+
+const { analyze, extractMentions, targetSentiment } = createEngine(loadEngineModels())
 
 t.match(MODEL_NAME, /^tea-extract-/)
 

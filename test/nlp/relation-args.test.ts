@@ -1,11 +1,24 @@
 // Argument checks, relations across two sentences, and where the pattern-only confidences come from.
 import t from 'tap'
 import { readFileSync } from 'node:fs'
-import { analyze } from '../../src/nlp/index.ts'
-import { argumentFits, patternOnlyMatch, PATTERNS, type Anchor } from '../../src/nlp/relations.ts'
+import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
+import {
+  anchorsBySentence,
+  argumentFits,
+  candidatePairs,
+  paragraphsOf,
+  patternOnlyMatch,
+  PATTERNS,
+  RELATION_ENTITY_CUT,
+  type Anchor,
+} from '../../src/nlp/relations.ts'
+import { tokenize } from '../../src/nlp/tokens.ts'
 import type { Entity, EntityType } from '../../src/nlp/entities.ts'
 import { LABELS_FILE, patternConfidence } from '../../scripts/nlp/train-relations.ts'
 import { matchClusters, type RelDoc } from '../../scripts/nlp/relation-data.ts'
+
+const engine = createEngine(loadEngineModels())
+const { analyze } = engine
 
 const FILLER = ' The rest of this paragraph is ordinary filler prose without any names in it, written so that the text is long enough.'
 const entity = (type: EntityType, name: string): Entity => ({ type, name, mentions: [], salience: 1 })
@@ -119,4 +132,25 @@ t.test('an engine entity matches the gold cluster of its canonical name', async 
   const m = (start: number, end: number) => ({ type: 'PER' as const, first: 0, last: 1, start, end, text: text.slice(start, end), sent: 0 })
   const person: Entity = { type: 'PER', name: 'Marco Cimatti', mentions: [m(0, 13), m(22, 29), m(42, 49)], salience: 3 }
   t.equal(matchClusters(rel, [person]).get(person), 0)
+})
+
+t.test('pairs across sentences only within a paragraph: a line break ends one', async (t) => {
+  const cross = (text: string) => {
+    const doc = tokenize(text)
+    const entities = engine.extractEntities(doc, { cut: RELATION_ENTITY_CUT })
+    const anchors = anchorsBySentence(doc, entities)
+    return candidatePairs(anchors, paragraphsOf(doc), engine.models.relations.places).filter((c) => c.sent !== c.sent2)
+  }
+  const one = 'Maria Schmidt joined the board last spring. Siemens announced the appointment in Munich.'
+  t.ok(cross(one).length > 0, 'two sentences of one paragraph: pairs across them')
+  t.same(cross(one.replace('. Siemens', '.\nSiemens')), [], 'the same two sentences on two lines: none')
+  t.same([...paragraphsOf(tokenize('One line here.\nAnother line. And more.'))], [0, 1, 1])
+})
+
+t.test("a relation's entities are reported, also under the entity report cut", async (t) => {
+  const a = analyze('Tim Cook, the chief executive of Apple, lives in Palo Alto. Apple is based in Cupertino, California.', {
+    language: 'en',
+  })
+  const names = new Set(Object.values(a.entities).flat())
+  for (const r of a.relations) t.ok(names.has(r.source) && names.has(r.target), `${r.source} ${r.type} ${r.target}`)
 })

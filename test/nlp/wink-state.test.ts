@@ -6,8 +6,10 @@
 import t from 'tap'
 import winkNLP from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
-import { analyze } from '../../src/nlp/index.ts'
+import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { tokenize, winkCacheSize } from '../../src/nlp/tokens.ts'
+
+const { analyze } = createEngine(loadEngineModels())
 
 const TRUMP =
   "Trump's senior staff met on Monday. Kellyanne Conway's office in Washington said the meeting with Reince Priebus went well, and Jared Kushner's team flew to New York."
