@@ -13,6 +13,7 @@ import { LRUCache } from 'lru-cache'
 import type { FastifyRequest } from 'fastify'
 import { authenticateHash, bearerTokenHash } from '../../domain/tokens.ts'
 import { rateLimitHeaders, type Caller } from '../../domain/quota.ts'
+import type { Clock } from '../../domain/clock.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,8 +36,9 @@ declare module 'fastify' {
  */
 const KNOWN_TOKENS = 50_000
 
-export default fp(
-  async (app) => {
+export default fp<{ clock: Clock; tokenPrefix: string }>(
+  async (app, { clock, tokenPrefix }) => {
+    const deps = { repos: app.repos, clock, tokenPrefix }
     app.decorateRequest('account', undefined)
     // "Last used" has minute precision (the SQL throttles to one write a minute); skipping the
     // round trip here as well saves a statement on nearly every request of a busy token.
@@ -44,13 +46,13 @@ export default fp(
     const accountOf = new LRUCache<string, { accountId: string; plan: string }>({ max: KNOWN_TOKENS })
 
     async function verify(request: FastifyRequest, hash: string): Promise<void> {
-      const principal = await authenticateHash(app.ctx, hash)
+      const principal = await authenticateHash(deps, hash)
       accountOf.set(hash, { accountId: principal.accountId, plan: principal.plan })
       request.account = { ...principal, tokenHash: hash }
     }
 
     app.decorate('requireToken', async (request: FastifyRequest, opts?: { deferrable?: boolean }) => {
-      const hash = bearerTokenHash(request.headers.authorization, app.ctx.tokenPrefix)
+      const hash = bearerTokenHash(request.headers.authorization, tokenPrefix)
       const known = opts?.deferrable ? accountOf.get(hash) : undefined
       if (known) {
         // The plan is the one last seen; the statement that checks the token replaces it.
@@ -90,7 +92,7 @@ export default fp(
         return done(null, payload)
       }
       // Every response to a request whose token was valid carries the quota headers, errors included.
-      const now = app.ctx.clock()
+      const now = clock()
       const known = accountOf.get(account.tokenHash)
       if (known && known.plan !== account.plan) known.plan = account.plan
       reply.headers(rateLimitHeaders(account, now))
@@ -100,7 +102,7 @@ export default fp(
       const last = touched.get(account.tokenId)
       if (last === undefined || now.getTime() - last >= 60_000 || now.getTime() < last) {
         touched.set(account.tokenId, now.getTime())
-        app.ctx.repos.tokens.touch(account.tokenId, now).then(
+        app.repos.tokens.touch(account.tokenId, now).then(
           () => done(null, payload),
           (err) => {
             request.log.warn({ err }, 'token touch failed')
@@ -112,5 +114,5 @@ export default fp(
       done(null, payload)
     })
   },
-  { name: 'auth', dependencies: ['context'] },
+  { name: 'auth', dependencies: ['database'] },
 )
