@@ -1,4 +1,5 @@
-import { QuotaExceededError, UnauthorizedError } from '../errors.ts'
+import { QuotaExceededError } from '../errors.ts'
+import { reserveCheckingToken } from './deferred-token-check.ts'
 import type { UsageRepository } from '../db/repositories/usage.ts'
 import { midnightAfter, nextUtcMidnight, utcDay, type Clock } from './clock.ts'
 
@@ -37,9 +38,9 @@ export interface Reservation {
 
 /**
  * The caller of a request. Normally its token was checked when the request arrived. On
- * POST /v1/analyze it may instead carry `unverifiedTokenHash` (see src/plugins/app/auth.ts):
- * only the account is known (a token's account never changes), and the token is checked by the
- * statement that counts the request, which then fills in the rest.
+ * POST /v1/analyze it may instead carry `unverifiedTokenHash` (src/domain/deferred-token-check.ts):
+ * only the account is known, and the token is checked by the statement that counts the request,
+ * which then fills in the rest.
  */
 export type Caller = QuotaState & { accountId: string; tokenId?: string; unverifiedTokenHash?: string }
 
@@ -55,11 +56,9 @@ export async function reserveRequest(
   const now = deps.clock()
   const day = utcDay(now)
   let used: number | undefined
-  if (state.unverifiedTokenHash) {
-    const checked = await deps.usage.reserveWithToken(state.unverifiedTokenHash, state.accountId, day, now)
-    if (!checked) throw new UnauthorizedError()
-    Object.assign(state, checked.principal, { unverifiedTokenHash: undefined })
-    used = checked.used
+  const unverified = state.unverifiedTokenHash
+  if (unverified) {
+    used = await reserveCheckingToken(deps.usage, state, unverified, day, now)
   } else {
     used = await deps.usage.reserve(state.accountId, day, state.limit)
   }
