@@ -130,9 +130,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     done()
   })
 
-  // Each plugin creates what it owns and closes it in its own onClose hook; Fastify runs those
-  // in reverse order of registration, so the analyzer stops before the refunds it may have
-  // queued are written, and those before the repositories they use go.
+  // Each resource plugin creates what it owns and closes it in its own onClose hook. Fastify
+  // runs those in reverse order of registration: the analyzer stops, then the refunds the
+  // finished requests left are written (the database itself closes after the app: src/server.ts).
   await app.register(databasePlugin, {
     database,
     // Its request was answered 503: the count the database applied late is refunded. The queue
