@@ -5,19 +5,13 @@ import { randomUUID } from 'node:crypto'
 import { stdSerializers } from 'pino'
 import type { Config } from './config.ts'
 import type { Database } from './db/client.ts'
-import { createRepositories } from './db/repositories/index.ts'
 import { systemClock, type Clock } from './domain/clock.ts'
-import { createAnalysisCache } from './analysis/cache.ts'
-import { createInlineAnalyzer, type Analyzer } from './analysis/analyzer.ts'
-import { createPoolAnalyzer } from './analysis/pool.ts'
-import { createRefundQueue, summarizeRefunds } from './domain/refunds.ts'
-import { withBatchedReservations } from './db/reservation-batcher.ts'
-import { withBatchedTokenLookups } from './db/token-batcher.ts'
-import { withBatchedCacheStatements } from './db/cache-batcher.ts'
+import type { Analyzer } from './analysis/analyzer.ts'
 import { ServiceUnavailableError } from './errors.ts'
-import type { AppContext } from './context.ts'
-import { MODEL_NAME, SUPPORTED_LANGUAGES } from './nlp/types.ts'
-import contextPlugin from './plugins/app/context.ts'
+import databasePlugin from './plugins/app/database.ts'
+import refundsPlugin from './plugins/app/refunds.ts'
+import analysisCachePlugin from './plugins/app/analysis-cache.ts'
+import analysisPlugin from './plugins/app/analysis.ts'
 import errorsPlugin, { clientErrorHandler } from './plugins/app/errors.ts'
 import authPlugin from './plugins/app/auth.ts'
 import rateLimitPlugin from './plugins/app/rate-limit.ts'
@@ -103,6 +97,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req-${randomUUID()}`
     },
     ajv: { customOptions: { strict: true } },
+    // Start-up has no time limit: the analysis plugin loads the model (or starts the workers,
+    // which load it), which on a busy machine takes longer than Fastify's default of 10 s a plugin.
+    pluginTimeout: 0,
     // Requests that arrive while the node stops get our own 503 SHUTTING_DOWN (hook below),
     // in the documented error shape, instead of Fastify's built-in one.
     return503OnClosing: false,
@@ -111,60 +108,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   })
   // Only JSON bodies are accepted; any other type is a 400 UNSUPPORTED_MEDIA_TYPE.
   app.removeContentTypeParser('text/plain')
-
-  // Only the light language detector loads on this thread (now, not on the first request); the
-  // entity model loads where the analysis runs (here for the inline analyzer, in each worker for the pool).
-  const { detectLanguage, languageDetector } = await import('./nlp/language.ts')
-  languageDetector()
-  const repos = createRepositories(database.db, {
-    asyncCounts: database.kind === 'postgres',
-    // Its request was answered 503: the count the database applied late is refunded.
-    onLateCount: (accountId, day, k) => {
-      for (let i = 0; i < k; i++) ctx.refunds!.defer({ accountId, day, used: 0 })
-    },
-  })
-  // The hot-path statements are coalesced per node: concurrent requests share statements.
-  repos.usage = withBatchedReservations(repos.usage)
-  repos.tokens = withBatchedTokenLookups(repos.tokens)
-  repos.cache = withBatchedCacheStatements(repos.cache)
-  const analyzer =
-    opts.analyzer ??
-    (config.analysisWorkers > 0
-      ? await createPoolAnalyzer({
-          workers: config.analysisWorkers,
-          queueMax: config.analysisQueueMax,
-          timeoutMs: config.analysisTimeoutMs,
-          shares: config.queueShares,
-          onWorkerError: (err) => app.log.error({ err }, 'analysis worker failed; replaced'),
-          onBundleFallback: (err) => app.log.warn({ err }, 'worker bundle not built; workers load the sources through tsx'),
-        })
-      : await createInlineAnalyzer())
-  // Bound late: the metrics decorator exists once its plugin is registered, before any request.
-  analyzer.observe = (seconds) => app.metrics?.analysisSeconds.observe(seconds)
-  const ctx: AppContext = {
-    config,
-    database,
-    repos,
-    clock,
-    cache: createAnalysisCache({ repo: repos.cache, clock, maxBytes: config.cacheMaxBytes }),
-    analyzer,
-    refunds: createRefundQueue({
-      repos,
-      onDrop: (r) => app.log.error({ accountId: r.accountId, day: r.day }, 'pending refund dropped'),
-      // Account ids and days only: what an operator needs to subtract the counts by hand.
-      onLost: (lost) =>
-        app.log.error(
-          { refundsNotWritten: lost.length, counts: summarizeRefunds(lost) },
-          'refunds not written before shutdown: these daily counts are too high by `count`',
-        ),
-    }),
-    warn: (err, message) => app.log.warn({ err }, message),
-    shuttingDown: false,
-    detectLanguage,
-    supportedLanguages: SUPPORTED_LANGUAGES,
-    model: MODEL_NAME,
-    tokenPrefix: config.tokenPrefix,
-  }
 
   // The per-request hooks here and in the plugins take a callback instead of returning a
   // promise where they need not wait: one promise and one microtask less each.
@@ -176,50 +119,54 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   })
   // Graceful stop: once close() begins, requests already running finish, and new /v1 requests
   // (on connections still open) are refused with 503 SHUTTING_DOWN so that clients retry elsewhere.
-  let closingAt = 0
+  let shuttingDown = false
   app.addHook('preClose', async () => {
-    ctx.shuttingDown = true
-    closingAt = Date.now()
+    shuttingDown = true
   })
   app.addHook('onRequest', (request, _reply, done) => {
-    if (ctx.shuttingDown && request.url.startsWith('/v1/')) {
+    if (shuttingDown && request.url.startsWith('/v1/')) {
       return done(new ServiceUnavailableError('SHUTTING_DOWN', 'This node is shutting down; retry the request', 1))
     }
     done()
   })
-  await app.register(contextPlugin, { ctx })
-  await app.register(authPlugin)
-  await app.register(rateLimitPlugin)
-  await app.register(errorsPlugin)
+
+  // Each resource plugin creates what it owns and closes it in its own onClose hook. Fastify
+  // runs those in reverse order of registration: the analyzer stops, then the refunds the
+  // finished requests left are written (the database itself closes after the app: src/server.ts).
+  await app.register(databasePlugin, {
+    database,
+    // Its request was answered 503: the count the database applied late is refunded. The queue
+    // is registered next, before any request can run.
+    onLateCount: (accountId, day, k) => {
+      for (let i = 0; i < k; i++) app.refunds.defer({ accountId, day, used: 0 })
+    },
+  })
+  await app.register(refundsPlugin, { shutdownGraceMs: config.shutdownGraceMs })
+  await app.register(analysisCachePlugin, { clock, maxBytes: config.cacheMaxBytes })
+  await app.register(analysisPlugin, { config, clock, analyzer: opts.analyzer })
   await app.register(metricsPlugin)
+  await app.register(authPlugin, { clock, tokenPrefix: config.tokenPrefix })
+  await app.register(rateLimitPlugin, { limits: config.rateLimits, clock })
+  await app.register(errorsPlugin)
   await app.register(swaggerPlugin)
+  // Each handler gets what it uses, nothing more.
   await app.register(openapiRoutes, {
     handlers: {
-      analyzeText: analyzeText(app),
-      getQuota: getQuota(app),
+      analyzeText: analyzeText({ service: app.analysis }),
+      getQuota: getQuota({ clock }),
       getHealth: getHealth(),
-      getReadiness: getReadiness(app),
-      getMetrics: getMetrics(app),
+      getReadiness: getReadiness({ ping: () => database.ping(), analyzer: app.analyzer, shuttingDown: () => shuttingDown }),
+      getMetrics: getMetrics({ registry: app.metrics.registry }),
     },
     // Checked by the statement that counts the request: one round trip instead of two.
     deferTokenCheck: ['analyzeText'],
   })
-  await app.register(dashboard, { prefix: '/dashboard' })
-
-  // Expired cache rows go in the background; every node may do it, the DELETE is idempotent.
-  const prune = setInterval(
-    () => {
-      ctx.cache.prune().catch((err) => app.log.warn({ err }, 'cache prune failed'))
-    },
-    10 * 60 * 1000,
-  )
-  prune.unref()
-  app.addHook('onClose', async () => {
-    clearInterval(prune)
-    await ctx.analyzer.close()
-    // Refunds the database has not taken yet are retried until half the grace period after
-    // the shutdown began: the process is stopped at its end, and the database must still close.
-    await ctx.refunds!.close((closingAt || Date.now()) + config.shutdownGraceMs / 2)
+  await app.register(dashboard, {
+    prefix: '/dashboard',
+    repos: app.repos,
+    clock,
+    tokenPrefix: config.tokenPrefix,
+    analysis: app.analysis,
   })
   return app
 }

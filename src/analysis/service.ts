@@ -2,7 +2,7 @@
 // Order of checks (product decisions): the caller is already authenticated and within its burst limit; invalid input
 // (400, including an unsupported language) comes before the quota (429).
 import { BadRequestError, overloadedError, UnsupportedLanguageError } from '../errors.ts'
-import type { Repositories } from '../db/repositories/index.ts'
+import type { UsageRepository } from '../db/repositories/usage.ts'
 import type { Clock } from '../domain/clock.ts'
 import { invalidLanguageHint, isIso639_1 } from '../domain/languages.ts'
 import { refundRequest, reserveRequest, type Caller } from '../domain/quota.ts'
@@ -19,7 +19,8 @@ export interface AnalyzeInput {
 }
 
 export interface AnalysisServiceDeps {
-  repos: Repositories
+  /** Where the request is counted (and refunded when it fails). */
+  usage: Pick<UsageRepository, 'reserve' | 'reserveWithToken' | 'refund'>
   clock: Clock
   cache: AnalysisCache
   analyzer: Analyzer
@@ -41,6 +42,17 @@ export interface AnalysisOutcome {
 }
 
 export const DEFAULT_MAX_ENTITIES = 50
+
+/** The analyze flow over its dependencies, as the API's handler and the dashboard's playground call it. */
+export interface AnalysisService {
+  /** Its dependencies; `deps.model` names the model whose results it caches. */
+  readonly deps: AnalysisServiceDeps
+  analyze(account: Caller, input: AnalyzeInput, client?: ClientConnection): Promise<AnalysisOutcome>
+}
+
+export function createAnalysisService(deps: AnalysisServiceDeps): AnalysisService {
+  return { deps, analyze: (account, input, client) => analyzeForAccount(deps, account, input, client) }
+}
 
 /** The caller's connection, as the service sees it (src/routes/analyze.ts). */
 export interface ClientConnection {

@@ -6,21 +6,13 @@ import formbody from '@fastify/formbody'
 import cookie from '@fastify/cookie'
 import { readFileSync } from 'node:fs'
 import { DomainError } from '../errors.ts'
-import { isDatabaseDown } from '../plugins/app/errors.ts'
+import { isDatabaseDown } from '../db/errors.ts'
 import { html } from './html.ts'
 import { page } from './layout.ts'
-import {
-  createLoginThrottle,
-  createSessionStore,
-  createSignupThrottle,
-  LOGIN_LIMITS,
-  SESSION_POLICY,
-  SIGNUP_LIMITS,
-  type LoginLimits,
-  type SessionPolicy,
-  type SessionView,
-  type SignupLimits,
-} from './store.ts'
+import type { Repositories } from '../db/repositories/index.ts'
+import type { SessionView } from '../db/repositories/sessions.ts'
+import type { Clock } from '../domain/clock.ts'
+import type { AnalysisService } from '../analysis/service.ts'
 import { SESSION_COOKIE, sameOrigin } from './security.ts'
 import { lookup, sendPage } from './routes/common.ts'
 import { authRoutes } from './routes/auth.ts'
@@ -35,10 +27,12 @@ declare module 'fastify' {
   }
 }
 
+/** What the dashboard's pages use: the account's repositories, the clock, and the playground's analysis. */
 export interface DashboardOptions {
-  sessionPolicy?: SessionPolicy
-  loginLimits?: LoginLimits
-  signupLimits?: SignupLimits
+  repos: Pick<Repositories, 'accounts' | 'tokens' | 'usage' | 'billing' | 'sessions' | 'loginThrottle' | 'signupThrottle' | 'transaction'>
+  clock: Clock
+  tokenPrefix: string
+  analysis: AnalysisService
 }
 
 const ASSETS: Record<string, { type: string; body: string }> = {
@@ -51,12 +45,11 @@ const ASSETS: Record<string, { type: string; body: string }> = {
 const CSP =
   "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
-export default async function dashboard(app: FastifyInstance, opts: DashboardOptions = {}) {
+export default async function dashboard(app: FastifyInstance, opts: DashboardOptions) {
   await app.register(formbody, { bodyLimit: 16 * 1024 })
   await app.register(cookie)
-  const sessions = createSessionStore(app.ctx.repos.db, opts.sessionPolicy ?? SESSION_POLICY)
-  const throttle = createLoginThrottle(app.ctx.repos.db, opts.loginLimits ?? LOGIN_LIMITS)
-  const signups = createSignupThrottle(app.ctx.repos.db, opts.signupLimits ?? SIGNUP_LIMITS)
+  const { repos, clock, tokenPrefix, analysis } = opts
+  const { sessions, loginThrottle: throttle, signupThrottle: signups } = repos
 
   app.decorateRequest('dashboardSession', undefined)
 
@@ -64,7 +57,7 @@ export default async function dashboard(app: FastifyInstance, opts: DashboardOpt
   // DELETEs are idempotent.
   const prune = setInterval(
     () => {
-      const now = app.ctx.clock()
+      const now = clock()
       Promise.all([sessions.prune(now), throttle.prune(now), signups.prune(now)]).catch((err) =>
         app.log.warn({ err }, 'dashboard prune failed'),
       )
@@ -95,7 +88,7 @@ export default async function dashboard(app: FastifyInstance, opts: DashboardOpt
       )
     }
     const value = request.cookies[SESSION_COOKIE]
-    if (value) request.dashboardSession = await sessions.find(value, app.ctx.clock())
+    if (value) request.dashboardSession = await sessions.find(value, clock())
   })
 
   app.get('/assets/:name', async (request, reply) => {
@@ -104,10 +97,10 @@ export default async function dashboard(app: FastifyInstance, opts: DashboardOpt
     return reply.type(asset.type).send(asset.body)
   })
 
-  await authRoutes(app, { sessions, throttle, signups })
-  await tokenRoutes(app)
-  await accountRoutes(app)
-  await playgroundRoutes(app)
+  await authRoutes(app, { repos, clock })
+  await tokenRoutes(app, { repos, clock, tokenPrefix })
+  await accountRoutes(app, { repos, clock })
+  await playgroundRoutes(app, { repos, clock, analysis })
 
   app.setNotFoundHandler((_request, reply) => sendPage(reply, 404, notFoundPage()))
 

@@ -14,7 +14,7 @@
 //    unsigned double submit (a sibling sub-domain cannot forge a same-origin `Origin`).
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { timingSafeEqual } from 'node:crypto'
-import { randomSecret } from './store.ts'
+import { randomSecret } from '../db/repositories/sessions.ts'
 
 export const SESSION_COOKIE = 'tea_session'
 export const CSRF_COOKIE = 'tea_csrf'

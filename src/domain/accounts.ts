@@ -21,7 +21,7 @@ export function assertEmail(email: string): void {
 }
 
 export async function createAccount(
-  deps: { repos: Repositories; clock: Clock },
+  deps: { repos: Pick<Repositories, 'accounts'>; clock: Clock },
   input: { email: string; plan: string; passwordHash?: string | null },
 ) {
   const email = normalizeEmail(input.email)
@@ -42,7 +42,7 @@ export async function createAccount(
   }
 }
 
-export async function requireAccountByEmail(repos: Repositories, email: string) {
+export async function requireAccountByEmail(repos: Pick<Repositories, 'accounts'>, email: string) {
   const account = await repos.accounts.findByEmail(normalizeEmail(email))
   if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', `No account with email "${normalizeEmail(email)}"`)
   return account

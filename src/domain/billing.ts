@@ -3,7 +3,7 @@
 // a downgrade is free and takes effect at the next cycle start.
 import { DomainError } from '../errors.ts'
 import type { Repositories } from '../db/repositories/index.ts'
-import type { AccountRow, PlanRow } from '../db/repositories/accounts.ts'
+import type { AccountRow, AccountsRepository, PlanRow } from '../db/repositories/accounts.ts'
 import type { Clock } from './clock.ts'
 
 /** The plan in force at `now` (a scheduled downgrade wins once its date has come). */
@@ -116,19 +116,19 @@ export function quotePlanChange(
   return { ...base, kind: 'downgrade_scheduled', amountCents: 0, effectiveAt: end }
 }
 
-async function loadPlans(repos: Repositories, account: AccountRow, toPlan: string, now: Date, tx: Repositories['db']) {
-  const from = await repos.accounts.findPlan(effectivePlan(account, now), tx)
-  const to = await repos.accounts.findPlan(toPlan, tx)
+async function loadPlans(accounts: Pick<AccountsRepository, 'findPlan'>, account: AccountRow, toPlan: string, now: Date) {
+  const from = await accounts.findPlan(effectivePlan(account, now))
+  const to = await accounts.findPlan(toPlan)
   if (!to) throw new DomainError('INVALID_PLAN', `Unknown plan "${toPlan}" (plans: free, starter, pro, business)`)
   if (!from) throw new Error(`plan ${account.plan} missing from the catalogue`)
   return { from, to }
 }
 
-export async function previewPlanChange(deps: { repos: Repositories; clock: Clock }, accountId: string, toPlan: string) {
+export async function previewPlanChange(deps: { repos: Pick<Repositories, 'accounts'>; clock: Clock }, accountId: string, toPlan: string) {
   const now = deps.clock()
   const account = await deps.repos.accounts.findById(accountId)
   if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', `No account with id "${accountId}"`)
-  const { from, to } = await loadPlans(deps.repos, account, toPlan, now, deps.repos.db)
+  const { from, to } = await loadPlans(deps.repos.accounts, account, toPlan, now)
   return quotePlanChange(account, from, to, now)
 }
 
@@ -137,19 +137,19 @@ export async function previewPlanChange(deps: { repos: Repositories; clock: Cloc
  * locked. The API reads the plan on every request, so an upgrade's new limit applies to the
  * very next call, on every node.
  */
-export async function changePlan(deps: { repos: Repositories; clock: Clock }, accountId: string, toPlan: string) {
+export async function changePlan(deps: { repos: Pick<Repositories, 'transaction'>; clock: Clock }, accountId: string, toPlan: string) {
   const now = deps.clock()
-  return deps.repos.db.transaction(async (tx) => {
-    const account = await deps.repos.accounts.lockById(tx, accountId)
+  return deps.repos.transaction(async (tx) => {
+    const account = await tx.accounts.lockById(accountId)
     if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', `No account with id "${accountId}"`)
-    const { from, to } = await loadPlans(deps.repos, account, toPlan, now, tx)
+    const { from, to } = await loadPlans(tx.accounts, account, toPlan, now)
     const quote = quotePlanChange(account, from, to, now)
     if (quote.kind === 'downgrade_scheduled') {
-      await deps.repos.accounts.update(tx, accountId, { plan: from.name, pendingPlan: to.name, pendingPlanAt: quote.effectiveAt })
+      await tx.accounts.update(accountId, { plan: from.name, pendingPlan: to.name, pendingPlanAt: quote.effectiveAt })
     } else {
-      await deps.repos.accounts.update(tx, accountId, { plan: to.name, pendingPlan: null, pendingPlanAt: null })
+      await tx.accounts.update(accountId, { plan: to.name, pendingPlan: null, pendingPlanAt: null })
     }
-    const entry = await deps.repos.billing.append(tx, { accountId, ...quote, createdAt: now })
+    const entry = await tx.billing.append({ accountId, ...quote, createdAt: now })
     return { quote, entry }
   })
 }

@@ -1,5 +1,6 @@
-import { QuotaExceededError, UnauthorizedError } from '../errors.ts'
-import type { Repositories } from '../db/repositories/index.ts'
+import { QuotaExceededError } from '../errors.ts'
+import { reserveCheckingToken } from './deferred-token-check.ts'
+import type { UsageRepository } from '../db/repositories/usage.ts'
 import { midnightAfter, nextUtcMidnight, utcDay, type Clock } from './clock.ts'
 
 /** What the rate-limit headers and GET /v1/quota report. */
@@ -37,9 +38,9 @@ export interface Reservation {
 
 /**
  * The caller of a request. Normally its token was checked when the request arrived. On
- * POST /v1/analyze it may instead carry `unverifiedTokenHash` (see src/plugins/app/auth.ts):
- * only the account is known (a token's account never changes), and the token is checked by the
- * statement that counts the request, which then fills in the rest.
+ * POST /v1/analyze it may instead carry `unverifiedTokenHash` (src/domain/deferred-token-check.ts):
+ * only the account is known, and the token is checked by the statement that counts the request,
+ * which then fills in the rest.
  */
 export type Caller = QuotaState & { accountId: string; tokenId?: string; unverifiedTokenHash?: string }
 
@@ -48,17 +49,18 @@ export type Caller = QuotaState & { accountId: string; tokenId?: string; unverif
  * today's quota is spent, or the 401 when an unverified token turns out not to be valid (then
  * nothing is counted). `state` is updated so the response headers tell the truth.
  */
-export async function reserveRequest(deps: { repos: Repositories; clock: Clock }, state: Caller): Promise<Reservation> {
+export async function reserveRequest(
+  deps: { usage: Pick<UsageRepository, 'reserve' | 'reserveWithToken'>; clock: Clock },
+  state: Caller,
+): Promise<Reservation> {
   const now = deps.clock()
   const day = utcDay(now)
   let used: number | undefined
-  if (state.unverifiedTokenHash) {
-    const checked = await deps.repos.usage.reserveWithToken(state.unverifiedTokenHash, state.accountId, day, now)
-    if (!checked) throw new UnauthorizedError()
-    Object.assign(state, checked.principal, { unverifiedTokenHash: undefined })
-    used = checked.used
+  const unverified = state.unverifiedTokenHash
+  if (unverified) {
+    used = await reserveCheckingToken(deps.usage, state, unverified, day, now)
   } else {
-    used = await deps.repos.usage.reserve(state.accountId, day, state.limit)
+    used = await deps.usage.reserve(state.accountId, day, state.limit)
   }
   state.day = day
   if (used === undefined) {
@@ -70,7 +72,7 @@ export async function reserveRequest(deps: { repos: Repositories; clock: Clock }
   return { accountId: state.accountId, day, used }
 }
 
-export async function refundRequest(deps: { repos: Repositories }, r: Reservation, state?: QuotaState): Promise<void> {
-  const used = await deps.repos.usage.refund(r.accountId, r.day)
+export async function refundRequest(deps: { usage: Pick<UsageRepository, 'refund'> }, r: Reservation, state?: QuotaState): Promise<void> {
+  const used = await deps.usage.refund(r.accountId, r.day)
   if (state && used !== undefined) state.used = used
 }

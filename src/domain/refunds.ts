@@ -32,7 +32,7 @@ export function summarizeRefunds(refunds: readonly Reservation[]): { accountId: 
 }
 
 export function createRefundQueue(deps: {
-  repos: Repositories
+  repos: Pick<Repositories, 'usage'>
   onDrop?: (r: Reservation) => void
   /** The refunds still unwritten when close() gave up. */
   onLost?: (refunds: Reservation[]) => void

@@ -6,7 +6,7 @@ import { utcDay, type Clock } from './clock.ts'
 import { effectivePlan } from './billing.ts'
 
 export interface TokenDeps {
-  repos: Repositories
+  repos: Pick<Repositories, 'tokens' | 'transaction'>
   clock: Clock
   tokenPrefix: string
 }
@@ -28,12 +28,12 @@ export async function createToken(deps: TokenDeps, accountId: string, rawName: s
     throw new DomainError('INVALID_TOKEN_NAME', `A token name may not contain control characters; got ${JSON.stringify(rawName)}`)
   }
   const now = deps.clock()
-  return deps.repos.db.transaction(async (tx) => {
-    const account = await deps.repos.accounts.lockById(tx, accountId)
+  return deps.repos.transaction(async (tx) => {
+    const account = await tx.accounts.lockById(accountId)
     if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', `No account with id "${accountId}"`)
-    const plan = await deps.repos.accounts.findPlan(effectivePlan(account, now), tx)
+    const plan = await tx.accounts.findPlan(effectivePlan(account, now))
     if (!plan) throw new Error(`plan ${account.plan} missing from the catalogue`)
-    const active = await deps.repos.tokens.countActive(accountId, tx)
+    const active = await tx.tokens.countActive(accountId)
     if (active >= plan.maxTokens) {
       throw new DomainError(
         'TOKEN_LIMIT_REACHED',
@@ -41,10 +41,13 @@ export async function createToken(deps: TokenDeps, accountId: string, rawName: s
       )
     }
     const token = generateToken(deps.tokenPrefix)
-    const row = await deps.repos.tokens.insert(
-      { accountId, name, preview: tokenPreview(token, deps.tokenPrefix), tokenHash: hashToken(token), createdAt: now },
-      tx,
-    )
+    const row = await tx.tokens.insert({
+      accountId,
+      name,
+      preview: tokenPreview(token, deps.tokenPrefix),
+      tokenHash: hashToken(token),
+      createdAt: now,
+    })
     return { token, id: row.id, name: row.name, preview: row.preview, createdAt: row.createdAt }
   })
 }

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyReply } from 'fastify'
 import type { components } from '../../generated/api-types.ts'
 import { analyzeResponseBody } from '../analysis/response-body.ts'
-import { analyzeForAccount, type ClientConnection } from '../analysis/service.ts'
+import type { AnalysisService, ClientConnection } from '../analysis/service.ts'
 import { ClientClosedError } from '../errors.ts'
 import type { JsonText, OperationHandler } from '../openapi.ts'
 
@@ -33,7 +33,7 @@ class ClientWatch implements ClientConnection {
 }
 
 /** POST /v1/analyze: body already authenticated and validated by the route table. */
-export function analyzeText(app: FastifyInstance): OperationHandler<'analyzeText'> {
+export function analyzeText({ service }: { service: AnalysisService }): OperationHandler<'analyzeText'> {
   return async (request, reply) => {
     const started = performance.now()
     const body = request.body
@@ -45,7 +45,7 @@ export function analyzeText(app: FastifyInstance): OperationHandler<'analyzeText
     reply.raw.once('close', onClose)
     if (request.raw.socket?.destroyed) onClose()
     try {
-      const { analysis, cached, entry } = await analyzeForAccount(app.ctx, request.account!, body, client)
+      const { analysis, cached, entry } = await service.analyze(request.account!, body, client)
       const meta = {
         model: analysis.model,
         language: analysis.language,

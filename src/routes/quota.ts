@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify'
 import type { components } from '../../generated/api-types.ts'
-import { midnightAfter, nextUtcMidnight } from '../domain/clock.ts'
+import { midnightAfter, nextUtcMidnight, type Clock } from '../domain/clock.ts'
 import { remaining } from '../domain/quota.ts'
 import { isoSeconds } from '../errors.ts'
 import type { OperationHandler } from '../openapi.ts'
@@ -8,14 +7,14 @@ import type { OperationHandler } from '../openapi.ts'
 type Plan = components['schemas']['Quota']['plan']
 
 /** GET /v1/quota: never counted; the token look-up already read today's usage. */
-export function getQuota(app: FastifyInstance): OperationHandler<'getQuota'> {
+export function getQuota({ clock }: { clock: Clock }): OperationHandler<'getQuota'> {
   // `resetAt` changes once a day: written once per day, not per request.
   let resetMs = NaN
   let resetAt = ''
   return async (request) => {
     const a = request.account!
     // The end of the day whose count is reported, even if midnight has passed since it was read.
-    const reset = a.day ? midnightAfter(a.day) : nextUtcMidnight(app.ctx.clock())
+    const reset = a.day ? midnightAfter(a.day) : nextUtcMidnight(clock())
     if (reset.getTime() !== resetMs) {
       resetAt = isoSeconds(reset)
       resetMs = reset.getTime()

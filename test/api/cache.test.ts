@@ -36,14 +36,14 @@ for (const driver of DRIVERS) {
     t.notOk(Buffer.from(list[0].payload, 'base64').toString('latin1').includes('Cupertino'), 'the payload is encrypted')
 
     clock.advance(25 * 3600 * 1000)
-    t.equal(await a.app.ctx.cache.prune(), 1, 'expired rows are pruned')
+    t.equal(await a.app.analysisCache.prune(), 1, 'expired rows are pruned')
   })
 
   t.test(`cached results are kept per model: a node with another model neither reads nor is read by them (${driver})`, async (t) => {
     const { database } = await openTestDatabase(t, driver)
     const older = await buildTestApp(t, { database, config: { cacheMaxBytes: 0 } })
     const newer = await buildTestApp(t, { database, config: { cacheMaxBytes: 0 } })
-    newer.app.ctx.model = `${older.app.ctx.model}-next`
+    newer.app.analysis.deps.model = `${older.app.analysis.deps.model}-next`
     const { token } = await older.account('pro')
     const send = (h: typeof older) =>
       h.app.inject({

@@ -25,7 +25,7 @@ for (const driver of DRIVERS) {
 
     // Count the statements the app sends for token look-ups and reservations.
     const counts = { lookups: 0, reservations: 0, withToken: 0 }
-    const { tokens, usage } = h.app.ctx.repos
+    const { tokens, usage } = h.app.repos
     const findActiveByHash = tokens.findActiveByHash
     tokens.findActiveByHash = (...a) => (counts.lookups++, findActiveByHash(...a))
     const reserve = usage.reserve

@@ -2,7 +2,7 @@
 import t from 'tap'
 import { buildTestApp, DRIVERS } from '../helpers/app.ts'
 import { sessions, apiTokens } from '../../src/db/schema/index.ts'
-import { sha256 } from '../../src/dashboard/store.ts'
+import { sha256 } from '../../src/db/repositories/sessions.ts'
 import { DashboardClient, PASSWORD, csrfOf, text } from './client.ts'
 
 /** A page's text without its per-request CSRF token, for "indistinguishable" comparisons. */
@@ -10,7 +10,7 @@ const neutral = (body: string) => body.replace(/name="_csrf" value="[^"]*"/g, ''
 
 for (const driver of DRIVERS) {
   t.test(`[${driver}] pages and forms need a session`, async (t) => {
-    const { app, repos } = await buildTestApp(t, { driver })
+    const { app, database } = await buildTestApp(t, { driver })
     const c = new DashboardClient(app)
     for (const url of ['/dashboard', '/dashboard/tokens', '/dashboard/plan', '/dashboard/plan/change?plan=starter']) {
       const r = await c.get(url)
@@ -23,10 +23,10 @@ for (const driver of DRIVERS) {
       t.equal(r.status, 403, `POST ${url} refused`)
       t.match(text(r.body), /Your session has ended/)
     }
-    t.equal((await repos.db.select().from(apiTokens)).length, 0, 'no token was created')
+    t.equal((await database.db.select().from(apiTokens)).length, 0, 'no token was created')
   })
   t.test(`[${driver}] sign up, log in: argon2id hash, session cookie, only its hash stored`, async (t) => {
-    const { app, repos } = await buildTestApp(t, { driver })
+    const { app, database, repos } = await buildTestApp(t, { driver })
     const c = new DashboardClient(app)
     const signup = await c.signUp('  New.User@Example.COM ')
     t.equal(signup.status, 200)
@@ -47,7 +47,7 @@ for (const driver of DRIVERS) {
     t.notMatch(cookie, /Secure/, 'not Secure over plain HTTP')
     const value = c.cookies.get('tea_session')!
     t.match(value, /^[A-Za-z0-9_-]{43}$/, '32 random bytes')
-    const rows = await repos.db.select().from(sessions)
+    const rows = await database.db.select().from(sessions)
     t.equal(rows.length, 1)
     t.equal(rows[0].idHash, sha256(value), 'the table holds the hash')
     t.not(rows[0].idHash, value)

@@ -8,7 +8,7 @@ import { DashboardClient, text } from './client.ts'
 
 for (const driver of DRIVERS) {
   t.test(`[${driver}] a NUL or other control character in an email is a 400 page`, async (t) => {
-    const { app, repos } = await buildTestApp(t, { driver, clock: manualClock() })
+    const { app, database } = await buildTestApp(t, { driver, clock: manualClock() })
     const c = new DashboardClient(app)
     for (const email of ['a\u0000b@example.com', 'nul@example.com\u0000', 'tab\u0007@example.com']) {
       const signup = await c.signUp(email)
@@ -20,7 +20,7 @@ for (const driver of DRIVERS) {
       t.match(text(login.body), /is not an email address/)
       t.notOk(c.cookies.has('tea_session'))
     }
-    t.equal((await repos.db.query.accounts.findMany()).length, 0, 'no account was made')
+    t.equal((await database.db.query.accounts.findMany()).length, 0, 'no account was made')
   })
 
   t.test(`[${driver}] token ids that are no UUID and token names with a NUL`, async (t) => {

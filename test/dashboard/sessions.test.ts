@@ -3,12 +3,12 @@ import t from 'tap'
 import { eq } from 'drizzle-orm'
 import { buildTestApp, DRIVERS, manualClock } from '../helpers/app.ts'
 import { sessions } from '../../src/db/schema/index.ts'
-import { sha256 } from '../../src/dashboard/store.ts'
+import { sha256 } from '../../src/db/repositories/sessions.ts'
 import { DashboardClient, PASSWORD, text } from './client.ts'
 
 for (const driver of DRIVERS) {
   t.test(`[${driver}] the session rotates at login and ends at logout`, async (t) => {
-    const { app, repos } = await buildTestApp(t, { driver })
+    const { app, database } = await buildTestApp(t, { driver })
     const c = new DashboardClient(app)
     await c.newAccount('rotate@example.com')
     const first = c.cookies.get('tea_session')!
@@ -22,7 +22,7 @@ for (const driver of DRIVERS) {
     t.equal((await stale.get('/dashboard')).status, 303, 'the old id no longer works')
     t.equal(
       (
-        await repos.db
+        await database.db
           .select()
           .from(sessions)
           .where(eq(sessions.idHash, sha256(first)))
@@ -49,7 +49,7 @@ for (const driver of DRIVERS) {
     )
     t.equal(
       (
-        await repos.db
+        await database.db
           .select()
           .from(sessions)
           .where(eq(sessions.idHash, sha256(second)))
@@ -87,10 +87,8 @@ for (const driver of DRIVERS) {
 
 t.test('expired sessions and spent login counters are pruned', async (t) => {
   const clock = manualClock()
-  const { app, repos } = await buildTestApp(t, { clock })
-  const { createSessionStore, createLoginThrottle } = await import('../../src/dashboard/store.ts')
-  const store = createSessionStore(repos.db)
-  const throttle = createLoginThrottle(repos.db)
+  const { app, database, repos } = await buildTestApp(t, { clock })
+  const { sessions: store, loginThrottle: throttle } = repos
   const c = new DashboardClient(app)
   await c.newAccount('prune@example.com')
   await new DashboardClient(app).logIn('prune@example.com', 'wrong password!!')
@@ -99,5 +97,5 @@ t.test('expired sessions and spent login counters are pruned', async (t) => {
   clock.advance(24 * 3600_000 + 1)
   t.equal(await store.prune(clock()), 1, 'the expired session goes')
   t.equal(await throttle.prune(clock()), 2, 'both counters (email and IP) go')
-  t.equal((await repos.db.select().from(sessions)).length, 0)
+  t.equal((await database.db.select().from(sessions)).length, 0)
 })

@@ -77,26 +77,26 @@ t.test('the application: at close, refunds the database does not take are retrie
   const config = { ...loadConfig({ ANALYSIS_WORKERS: '0' }), shutdownGraceMs: 1600 }
   const app = await buildApp({ config, database: h.database, clock, logger: { level: 'info', stream } })
   await app.ready()
-  const refund = app.ctx.repos.usage.refund
+  const refund = app.repos.usage.refund
   let failures = 0
-  app.ctx.repos.usage.refund = async (...args) => {
+  app.repos.usage.refund = async (...args) => {
     if (failures < 2) {
       failures++
       throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
     }
     return refund(...args)
   }
-  app.ctx.refunds!.defer({ accountId: account.id, day: '2026-11-22', used: 1 })
+  app.refunds.defer({ accountId: account.id, day: '2026-11-22', used: 1 })
   await app.close()
   t.equal(await h.repos.usage.usedOn(account.id, '2026-11-22'), 0, 'the refund was written on a later attempt')
   t.notMatch(lines.join(''), /refunds not written/, 'nothing to log')
 
   const again = await buildApp({ config, database: h.database, clock, logger: { level: 'info', stream } })
   await again.ready()
-  again.ctx.repos.usage.refund = async () => {
+  again.repos.usage.refund = async () => {
     throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
   }
-  for (let i = 0; i < 3; i++) again.ctx.refunds!.defer({ accountId: account.id, day: '2026-11-22', used: 1 })
+  for (let i = 0; i < 3; i++) again.refunds.defer({ accountId: account.id, day: '2026-11-22', used: 1 })
   const started = Date.now()
   await again.close()
   const took = Date.now() - started

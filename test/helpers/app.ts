@@ -11,6 +11,7 @@ import { openDatabase, type Database } from '../../src/db/client.ts'
 import { createRepositories } from '../../src/db/repositories/index.ts'
 import { createAccount } from '../../src/domain/accounts.ts'
 import { createToken } from '../../src/domain/tokens.ts'
+import { systemClock } from '../../src/domain/clock.ts'
 import type { Analyzer } from '../../src/analysis/analyzer.ts'
 import { checkContract } from './contract.ts'
 import { migratedPgliteImage, newPostgresDatabase } from './databases.ts'
@@ -88,7 +89,7 @@ export async function buildTestApp(t: Test, opts: TestAppOptions = {}) {
   await app.ready()
   t.teardown(() => app.close())
   const repos = createRepositories(database.db)
-  const deps = { repos, clock: app.ctx.clock, tokenPrefix: config.tokenPrefix }
+  const deps = { repos, clock: opts.clock ?? systemClock, tokenPrefix: config.tokenPrefix }
   return {
     app,
     database,

@@ -52,7 +52,7 @@ for (const driver of DRIVERS) {
     const a = await node(t, database, clock, { trustProxy: loadConfig({ TRUST_PROXY: '127.0.0.1' }).trustProxy })
     const b = await node(t, database, clock, { trustProxy: loadConfig({ TRUST_PROXY: '1' }).trustProxy })
     const attemptsOf = async (key: string) =>
-      (await a.repos.db.select().from(loginAttempts).where(eq(loginAttempts.key, key)))[0]?.failures ?? 0
+      (await a.database.db.select().from(loginAttempts).where(eq(loginAttempts.key, key)))[0]?.failures ?? 0
 
     t.test('100 simultaneous logins for one email: 5 are checked, the right password sent last is refused', async (t) => {
       t.equal((await a.post('/dashboard/signup', { email: 'target@example.com', password: PASSWORD }, via('192.0.2.1'))).status, 200)
@@ -148,7 +148,7 @@ for (const driver of DRIVERS) {
         t.equal(count(signups, 200), 10, '10 sign-ups from the client address, whatever it claimed')
         t.equal(count(signups, 429), 5)
         t.equal(await attemptsOf(`ip:${client}`), 20, 'counted under the address the proxy saw')
-        const made = await a.repos.db.select().from(loginAttempts)
+        const made = await a.database.db.select().from(loginAttempts)
         t.notOk(
           made.some((r) => r.key.includes(':10.')),
           'never under an address the client made up',

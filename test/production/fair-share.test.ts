@@ -231,7 +231,7 @@ for (const driver of DRIVERS) {
         await Promise.all(loops)
       }
       await until(() => analyzer.stats!().utilization === 0 && analyzer.stats!().queued === 0, 'the pool to drain', 120_000)
-      await until(() => h.app.ctx.refunds!.pending() === 0, 'refunds to be written')
+      await until(() => h.app.refunds.pending() === 0, 'refunds to be written')
       const customerUsed = () => h.repos.usage.usedOn(customer.account.id, day)
 
       t.same([...new Set(customerAnswers.map((a) => a.status))], [200], 'every one of the customer’s requests is served (no 503)')

@@ -101,7 +101,7 @@ t.test(
     t.ok(recoveredAfterMs < 15_000, `recovered ${recoveredAfterMs} ms after the restart, same process`)
 
     // Refunds that could not be written during the outage are written once it answers again.
-    await until(() => h.app.ctx.refunds!.pending() === 0, 'deferred refunds to be written')
+    await until(() => h.app.refunds.pending() === 0, 'deferred refunds to be written')
     const counted = await h.repos.usage.usedOn(account.id, today())
     t.equal(counted, analyzed, `exactly the ${analyzed} answered analyses are counted (none over-counted)`)
     t.equal((await h.app.inject({ url: '/readyz' })).statusCode, 200, 'ready again')

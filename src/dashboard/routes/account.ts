@@ -16,7 +16,9 @@ import type { PlanRow } from '../../db/repositories/accounts.ts'
 import { html, type Html } from '../html.ts'
 import { csrfField, formatDate, formatTime, money, page } from '../layout.ts'
 import { CHART_DAYS, fillDays, usageChart } from '../chart.ts'
-import type { SessionView } from '../store.ts'
+import type { Repositories } from '../../db/repositories/index.ts'
+import type { SessionView } from '../../db/repositories/sessions.ts'
+import type { Clock } from '../../domain/clock.ts'
 import { field } from '../security.ts'
 import { lookup, pageUser, requireSession, requireSessionPost, sendPage } from './common.ts'
 
@@ -44,18 +46,21 @@ const KIND_LABEL: Record<string, string> = {
   downgrade_cancelled: 'Scheduled downgrade cancelled',
 }
 
-export async function accountRoutes(app: FastifyInstance) {
-  const ctx = app.ctx
+export async function accountRoutes(
+  app: FastifyInstance,
+  deps: { repos: Pick<Repositories, 'accounts' | 'usage' | 'billing' | 'transaction'>; clock: Clock },
+) {
+  const { repos, clock } = deps
 
   /** Everything both pages show about the account right now. */
   async function snapshot(session: SessionView) {
-    const now = ctx.clock()
-    const account = (await ctx.repos.accounts.findById(session.accountId))!
+    const now = clock()
+    const account = (await repos.accounts.findById(session.accountId))!
     const planName = effectivePlan(account, now)
-    const plans = await ctx.repos.accounts.listPlans()
+    const plans = await repos.accounts.listPlans()
     const plan = plans.find((p) => p.name === planName)!
     const today = utcDay(now)
-    const used = Math.min(await ctx.repos.usage.usedOn(account.id, today), plan.dailyLimit)
+    const used = Math.min(await repos.usage.usedOn(account.id, today), plan.dailyLimit)
     const pending =
       account.pendingPlan && account.pendingPlanAt && account.pendingPlanAt > now
         ? { plan: account.pendingPlan, at: account.pendingPlanAt }
@@ -78,8 +83,8 @@ ${s.pending ? html`<p class="notice" role="status">A downgrade to ${s.pending.pl
     const session = requireSession(request, reply)
     if (!session) return reply
     const s = await snapshot(session)
-    const history = await ctx.repos.usage.history(s.account.id, addUtcDays(s.today, -(CHART_DAYS - 1)), s.today)
-    const ledger = await ctx.repos.billing.listByAccount(s.account.id)
+    const history = await repos.usage.history(s.account.id, addUtcDays(s.today, -(CHART_DAYS - 1)), s.today)
+    const ledger = await repos.billing.listByAccount(s.account.id)
     const limits = new Map(s.plans.map((p) => [p.name, p.dailyLimit]))
     // Each past day against the limit in force at its end (a plan change shows on its day).
     const limitOn = (day: string) =>
@@ -109,7 +114,7 @@ ${usageChart(fillDays(history, s.today, limitOn), s.today)}
 
   async function planPage(session: SessionView, o: { notice?: string; error?: string } = {}) {
     const s = await snapshot(session)
-    const ledger = await ctx.repos.billing.listByAccount(s.account.id)
+    const ledger = await repos.billing.listByAccount(s.account.id)
     const rows = s.plans.map((p) => {
       let effect: string
       if (p.name === s.plan.name && !s.pending) effect = 'Current plan'
@@ -187,9 +192,9 @@ ${
   })
 
   async function previewPage(session: SessionView, toPlan: string, error?: string) {
-    const quote = await previewPlanChange(ctx, session.accountId, toPlan)
-    const from = (await ctx.repos.accounts.findPlan(quote.fromPlan))!
-    const to = (await ctx.repos.accounts.findPlan(quote.toPlan))!
+    const quote = await previewPlanChange(deps, session.accountId, toPlan)
+    const from = (await repos.accounts.findPlan(quote.fromPlan))!
+    const to = (await repos.accounts.findPlan(quote.toPlan))!
     return page({
       title: 'Confirm plan change',
       section: 'plan',
@@ -219,7 +224,7 @@ ${csrfField(session.csrfToken)}
     try {
       // Never charge more than the person saw: if the quote went up (a new cycle began since
       // the preview), show the new quote instead of applying it.
-      const fresh = await previewPlanChange(ctx, session.accountId, toPlan)
+      const fresh = await previewPlanChange(deps, session.accountId, toPlan)
       if (!Number.isInteger(quoted) || fresh.amountCents > quoted) {
         return sendPage(
           reply,
@@ -227,7 +232,7 @@ ${csrfField(session.csrfToken)}
           await previewPage(session, toPlan, 'The charge has changed since the preview; review the new amount and confirm again.'),
         )
       }
-      const { quote } = await changePlan(ctx, session.accountId, toPlan)
+      const { quote } = await changePlan(deps, session.accountId, toPlan)
       return reply.redirect(`/dashboard/plan?notice=${quote.kind}`, 303)
     } catch (err) {
       if (!(err instanceof DomainError)) throw err

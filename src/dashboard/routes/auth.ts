@@ -15,7 +15,9 @@ import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from '../../domain/
 import { html } from '../html.ts'
 import { csrfField, formatTime, page } from '../layout.ts'
 import { clearSessionCookie, CSRF_COOKIE, field, preSessionCsrf, sameSecret, SESSION_COOKIE, setSessionCookie } from '../security.ts'
-import { randomSecret, type LoginThrottle, type SessionStore, type SignupThrottle } from '../store.ts'
+import type { Repositories } from '../../db/repositories/index.ts'
+import { randomSecret } from '../../db/repositories/sessions.ts'
+import type { Clock } from '../../domain/clock.ts'
 import { csrfRejected, lookup, requireSession, sendPage } from './common.ts'
 
 export const PASSWORD_MAX_LENGTH = 1024
@@ -67,9 +69,12 @@ function preSessionCsrfOk(request: FastifyRequest): boolean {
   return sameSecret(field(request.body, '_csrf'), request.cookies[CSRF_COOKIE])
 }
 
-export async function authRoutes(app: FastifyInstance, deps: { sessions: SessionStore; throttle: LoginThrottle; signups: SignupThrottle }) {
-  const { sessions, throttle, signups } = deps
-  const ctx = app.ctx
+export async function authRoutes(
+  app: FastifyInstance,
+  deps: { repos: Pick<Repositories, 'accounts' | 'sessions' | 'loginThrottle' | 'signupThrottle'>; clock: Clock },
+) {
+  const { repos, clock } = deps
+  const { sessions, loginThrottle: throttle, signupThrottle: signups } = repos
   // Verified against when the email is unknown, so both failures cost the same time.
   let dummyHash: Promise<string> | undefined
   const dummy = () => (dummyHash ??= hashPassword(randomSecret()))
@@ -107,7 +112,7 @@ export async function authRoutes(app: FastifyInstance, deps: { sessions: Session
     if (length > PASSWORD_MAX_LENGTH) {
       return sendPage(reply, 400, signupPage(csrf, { email, error: `The password may have at most ${PASSWORD_MAX_LENGTH} characters.` }))
     }
-    const now = ctx.clock()
+    const now = clock()
     const blocked = await signups.hit(request.ip, now)
     if (blocked) {
       const seconds = Math.ceil((blocked.getTime() - now.getTime()) / 1000)
@@ -124,7 +129,7 @@ export async function authRoutes(app: FastifyInstance, deps: { sessions: Session
     }
     const passwordHash = await hashPassword(password)
     try {
-      await createAccount(ctx, { email, plan: 'free', passwordHash })
+      await createAccount(deps, { email, plan: 'free', passwordHash })
     } catch (err) {
       // Already registered: answer exactly as for a new account (see the top of this file).
       if (!(err instanceof DomainError && err.code === 'EMAIL_TAKEN')) throw err
@@ -152,7 +157,7 @@ export async function authRoutes(app: FastifyInstance, deps: { sessions: Session
       if (err instanceof DomainError) return sendPage(reply, 400, loginPage(csrf, { email, error: err.message }))
       throw err
     }
-    const now = ctx.clock()
+    const now = clock()
     // Counted before the password is checked, so concurrent guesses cannot all be checked.
     const attempt = await throttle.begin(email, request.ip, now)
     if (attempt.blockedUntil) {
@@ -168,7 +173,7 @@ export async function authRoutes(app: FastifyInstance, deps: { sessions: Session
         }),
       )
     }
-    const account = await ctx.repos.accounts.findByEmail(email)
+    const account = await repos.accounts.findByEmail(email)
     let ok = false
     if (account?.passwordHash && password.length <= PASSWORD_MAX_LENGTH) ok = await verifyPassword(account.passwordHash, password)
     else await verifyPassword(await dummy(), password.slice(0, PASSWORD_MAX_LENGTH))

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { html } from '../html.ts'
 import { page, type PageUser } from '../layout.ts'
-import type { SessionView } from '../store.ts'
+import type { SessionView } from '../../db/repositories/sessions.ts'
 import { field, sameSecret } from '../security.ts'
 
 export function sendPage(reply: FastifyReply, status: number, markup: string) {

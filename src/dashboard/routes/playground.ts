@@ -7,13 +7,14 @@ import type { components } from '../../../generated/api-types.ts'
 import { analyzeText as validateRequest } from '../../../generated/validators.js'
 import { ApiError } from '../../errors.ts'
 import { validationError } from '../../plugins/app/openapi-routes.ts'
-import { analyzeForAccount, applyOptions } from '../../analysis/service.ts'
+import { applyOptions, type AnalysisService } from '../../analysis/service.ts'
 import { effectivePlan } from '../../domain/billing.ts'
-import { nextUtcMidnight, utcDay } from '../../domain/clock.ts'
+import { nextUtcMidnight, utcDay, type Clock } from '../../domain/clock.ts'
 import type { Caller } from '../../domain/quota.ts'
 import { html, type Html } from '../html.ts'
 import { csrfField, formatTime, page } from '../layout.ts'
-import type { SessionView } from '../store.ts'
+import type { Repositories } from '../../db/repositories/index.ts'
+import type { SessionView } from '../../db/repositories/sessions.ts'
 import { field } from '../security.ts'
 import { annotateText, entityTable, legend, relationTable, type AnalysisView } from '../analysis-view.ts'
 import { relationGraph } from '../graph.ts'
@@ -47,20 +48,23 @@ function codePoints(text: string): number {
 
 const EXAMPLE_BY_KEY = Object.fromEntries(EXAMPLES.map((e) => [e.key, e]))
 
-export async function playgroundRoutes(app: FastifyInstance) {
-  const ctx = app.ctx
+export async function playgroundRoutes(
+  app: FastifyInstance,
+  deps: { repos: Pick<Repositories, 'accounts' | 'usage'>; clock: Clock; analysis: AnalysisService },
+) {
+  const { repos, clock } = deps
 
   /** The account as the quota sees it right now (plan in force, its limit, today's count). */
   async function callerOf(session: SessionView): Promise<Caller> {
-    const now = ctx.clock()
-    const account = (await ctx.repos.accounts.findById(session.accountId))!
-    const plan = (await ctx.repos.accounts.findPlan(effectivePlan(account, now)))!
-    const used = Math.min(await ctx.repos.usage.usedOn(account.id, utcDay(now)), plan.dailyLimit)
+    const now = clock()
+    const account = (await repos.accounts.findById(session.accountId))!
+    const plan = (await repos.accounts.findPlan(effectivePlan(account, now)))!
+    const used = Math.min(await repos.usage.usedOn(account.id, utcDay(now)), plan.dailyLimit)
     return { accountId: account.id, plan: plan.name, limit: plan.dailyLimit, used }
   }
 
   function quotaLine(caller: Caller, counted: boolean): Html {
-    const reset = nextUtcMidnight(ctx.clock())
+    const reset = nextUtcMidnight(clock())
     const state = html`<span data-testid="playground-used">${caller.used}</span> of ${caller.limit} requests used today; the quota resets at <time datetime="${reset.toISOString()}">${formatTime(reset)}</time>.`
     return counted
       ? html`<p class="hint" data-testid="quota-line">This analysis counted as one request of your daily quota, like an API call: ${state}</p>`
@@ -108,7 +112,7 @@ ${o.result ? resultSection(o.result) : ''}`,
     try {
       // The API's own checks of the request body: the same limits and the same messages.
       if (!validateRequest(body)) throw validationError(validateRequest.errors![0], body)
-      const { analysis, cached } = await analyzeForAccount(ctx, caller, body)
+      const { analysis, cached } = await deps.analysis.analyze(caller, body)
       const result: Result = {
         text,
         view: applyOptions(analysis, body.options, text),

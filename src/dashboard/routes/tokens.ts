@@ -7,7 +7,9 @@ import { createToken, isUuid, revokeToken, TOKEN_NAME_MAX } from '../../domain/t
 import { effectivePlan } from '../../domain/billing.ts'
 import { html, type Html } from '../html.ts'
 import { csrfField, formatTime, page } from '../layout.ts'
-import type { SessionView } from '../store.ts'
+import type { Repositories } from '../../db/repositories/index.ts'
+import type { SessionView } from '../../db/repositories/sessions.ts'
+import type { Clock } from '../../domain/clock.ts'
 import { field } from '../security.ts'
 import { lookup, pageUser, requireSession, requireSessionPost, sendPage } from './common.ts'
 
@@ -15,17 +17,20 @@ const NOTICES: Record<string, string> = {
   revoked: 'Token revoked. API calls with it are refused (401) from now on.',
 }
 
-export async function tokenRoutes(app: FastifyInstance) {
-  const ctx = app.ctx
+export async function tokenRoutes(
+  app: FastifyInstance,
+  deps: { repos: Pick<Repositories, 'accounts' | 'tokens' | 'transaction'>; clock: Clock; tokenPrefix: string },
+) {
+  const { repos, clock } = deps
 
   async function tokensPage(
     session: SessionView,
     o: { created?: { token: string; name: string; base: string }; notice?: string; error?: string; name?: string } = {},
   ) {
-    const now = ctx.clock()
-    const account = await ctx.repos.accounts.findById(session.accountId)
-    const plan = await ctx.repos.accounts.findPlan(effectivePlan(account!, now))
-    const tokens = await ctx.repos.tokens.listByAccount(session.accountId)
+    const now = clock()
+    const account = await repos.accounts.findById(session.accountId)
+    const plan = await repos.accounts.findPlan(effectivePlan(account!, now))
+    const tokens = await repos.tokens.listByAccount(session.accountId)
     const active = tokens.filter((t) => !t.revokedAt).length
     const createdPanel: Html | '' = o.created
       ? html`<section class="card secret" aria-labelledby="new-token-heading">
@@ -89,7 +94,7 @@ ${
     if (!session) return reply
     const name = field(request.body, 'name')
     try {
-      const created = await createToken(ctx, session.accountId, name)
+      const created = await createToken(deps, session.accountId, name)
       return sendPage(
         reply,
         201,
@@ -106,7 +111,7 @@ ${
 
   async function ownToken(session: SessionView, id: string) {
     if (!isUuid(id)) return undefined
-    const token = await ctx.repos.tokens.findById(id)
+    const token = await repos.tokens.findById(id)
     return token && token.accountId === session.accountId ? token : undefined
   }
 
@@ -139,7 +144,7 @@ ${csrfField(session.csrfToken)}
     if (!session) return reply
     const id = (request.params as { id: string }).id
     try {
-      await revokeToken(ctx, id, session.accountId)
+      await revokeToken(deps, id, session.accountId)
     } catch (err) {
       if (!(err instanceof DomainError)) throw err
       return sendPage(reply, err.code === 'TOKEN_NOT_FOUND' ? 404 : 409, await tokensPage(session, { error: err.message }))

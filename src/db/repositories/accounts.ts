@@ -17,25 +17,21 @@ export function createAccountsRepository(db: Db) {
       const [created] = await db.insert(accounts).values(row).returning()
       return created
     },
-    async findByEmail(email: string, tx: Db = db): Promise<AccountRow | undefined> {
-      const [row] = await tx.select().from(accounts).where(eq(accounts.email, email))
+    async findByEmail(email: string): Promise<AccountRow | undefined> {
+      const [row] = await db.select().from(accounts).where(eq(accounts.email, email))
       return row
     },
-    async findById(id: string, tx: Db = db): Promise<AccountRow | undefined> {
-      const [row] = await tx.select().from(accounts).where(eq(accounts.id, id))
+    async findById(id: string): Promise<AccountRow | undefined> {
+      const [row] = await db.select().from(accounts).where(eq(accounts.id, id))
       return row
     },
-    /** Locks the row for the rest of the transaction (plan changes, token creation). */
-    async lockById(tx: Db, id: string): Promise<AccountRow | undefined> {
-      const [row] = await tx.select().from(accounts).where(eq(accounts.id, id)).for('update')
+    /** In a transaction: locks the row for the rest of it (plan changes, token creation). */
+    async lockById(id: string): Promise<AccountRow | undefined> {
+      const [row] = await db.select().from(accounts).where(eq(accounts.id, id)).for('update')
       return row
     },
-    async update(
-      tx: Db,
-      id: string,
-      values: Partial<Pick<AccountRow, 'plan' | 'pendingPlan' | 'pendingPlanAt' | 'cycleAnchor' | 'passwordHash'>>,
-    ) {
-      await tx.update(accounts).set(values).where(eq(accounts.id, id))
+    async update(id: string, values: Partial<Pick<AccountRow, 'plan' | 'pendingPlan' | 'pendingPlanAt' | 'cycleAnchor' | 'passwordHash'>>) {
+      await db.update(accounts).set(values).where(eq(accounts.id, id))
     },
     /**
      * A new password hash; every session of the account ends and its failed-login counter is
@@ -52,8 +48,8 @@ export function createAccountsRepository(db: Db) {
     async listPlans(): Promise<PlanRow[]> {
       return db.select().from(plans).orderBy(plans.rank)
     },
-    async findPlan(name: string, tx: Db = db): Promise<PlanRow | undefined> {
-      const [row] = await tx.select().from(plans).where(eq(plans.name, name))
+    async findPlan(name: string): Promise<PlanRow | undefined> {
+      const [row] = await db.select().from(plans).where(eq(plans.name, name))
       return row
     },
   }

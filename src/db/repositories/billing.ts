@@ -7,8 +7,8 @@ export type NewLedgerRow = typeof billingLedger.$inferInsert
 
 export function createBillingRepository(db: Db) {
   return {
-    async append(tx: Db, row: NewLedgerRow): Promise<LedgerRow> {
-      const [created] = await tx.insert(billingLedger).values(row).returning()
+    async append(row: NewLedgerRow): Promise<LedgerRow> {
+      const [created] = await db.insert(billingLedger).values(row).returning()
       return created
     },
     async listByAccount(accountId: string): Promise<LedgerRow[]> {

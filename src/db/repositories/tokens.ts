@@ -66,8 +66,8 @@ export function createTokensRepository(db: Db) {
       await touch.execute({ id, now: now.toISOString() })
     },
 
-    async insert(row: { accountId: string; name: string; preview: string; tokenHash: string; createdAt: Date }, tx: Db = db) {
-      const [created] = await tx.insert(apiTokens).values(row).returning()
+    async insert(row: { accountId: string; name: string; preview: string; tokenHash: string; createdAt: Date }) {
+      const [created] = await db.insert(apiTokens).values(row).returning()
       return created
     },
 
@@ -86,8 +86,8 @@ export function createTokensRepository(db: Db) {
         .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id))
     },
 
-    async countActive(accountId: string, tx: Db = db): Promise<number> {
-      const [row] = await tx
+    async countActive(accountId: string): Promise<number> {
+      const [row] = await db
         .select({ n: count() })
         .from(apiTokens)
         .where(and(eq(apiTokens.accountId, accountId), isNull(apiTokens.revokedAt)))

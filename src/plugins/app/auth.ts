@@ -1,18 +1,14 @@
 // Bearer authentication for /v1. Runs in onRequest, before the body is parsed, so a missing
 // or bad token is answered 401 whatever the body holds (check order: 401, 429 RATE_LIMITED, 400, 429 QUOTA_EXCEEDED).
-//
-// POST /v1/analyze may defer the database check of its token (`deferrable`): when this node has
-// already seen the token, it knows the token's account (which never changes), so the cache can
-// be consulted at once, and the token is checked by the same statement that counts the request
-// (src/domain/quota.ts) instead of a statement of its own. Validity is never taken from memory:
-// every request that gets a 200 had its token checked by a statement sent after it arrived, so a
-// revocation through any node is refused at once. A request that ends in any other answer has
-// its token checked before that answer (src/plugins/app/errors.ts), so 401 still comes first.
+// A route may let its token's check be deferred to the statement that counts the request
+// (`deferrable`; src/domain/deferred-token-check.ts).
 import fp from 'fastify-plugin'
 import { LRUCache } from 'lru-cache'
 import type { FastifyRequest } from 'fastify'
 import { authenticateHash, bearerTokenHash } from '../../domain/tokens.ts'
 import { rateLimitHeaders, type Caller } from '../../domain/quota.ts'
+import type { Clock } from '../../domain/clock.ts'
+import { knownTokens } from '../../domain/deferred-token-check.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,40 +25,26 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Token hashes this node has seen, with their account (a mapping that never changes) and the
- * plan last seen for it (only the burst limit reads it before the token is checked).
- */
-const KNOWN_TOKENS = 50_000
-
-export default fp(
-  async (app) => {
+export default fp<{ clock: Clock; tokenPrefix: string }>(
+  async (app, { clock, tokenPrefix }) => {
+    const deps = { repos: app.repos, clock, tokenPrefix }
     app.decorateRequest('account', undefined)
     // "Last used" has minute precision (the SQL throttles to one write a minute); skipping the
     // round trip here as well saves a statement on nearly every request of a busy token.
     const touched = new LRUCache<string, number>({ max: 100_000 })
-    const accountOf = new LRUCache<string, { accountId: string; plan: string }>({ max: KNOWN_TOKENS })
+    const known = knownTokens()
 
     async function verify(request: FastifyRequest, hash: string): Promise<void> {
-      const principal = await authenticateHash(app.ctx, hash)
-      accountOf.set(hash, { accountId: principal.accountId, plan: principal.plan })
+      const principal = await authenticateHash(deps, hash)
+      known.remember(hash, principal)
       request.account = { ...principal, tokenHash: hash }
     }
 
     app.decorate('requireToken', async (request: FastifyRequest, opts?: { deferrable?: boolean }) => {
-      const hash = bearerTokenHash(request.headers.authorization, app.ctx.tokenPrefix)
-      const known = opts?.deferrable ? accountOf.get(hash) : undefined
-      if (known) {
-        // The plan is the one last seen; the statement that checks the token replaces it.
-        request.account = {
-          accountId: known.accountId,
-          tokenId: '',
-          tokenHash: hash,
-          plan: known.plan,
-          limit: 0,
-          used: 0,
-          unverifiedTokenHash: hash,
-        }
+      const hash = bearerTokenHash(request.headers.authorization, tokenPrefix)
+      const deferred = opts?.deferrable ? known.defer(hash) : undefined
+      if (deferred) {
+        request.account = { ...deferred, tokenId: '', tokenHash: hash }
         return
       }
       await verify(request, hash)
@@ -85,14 +67,13 @@ export default fp(
       if (account.unverifiedTokenHash) {
         // Only a 401 leaves a deferred token unchecked (every other answer checks it first):
         // no quota headers, and this node forgets the token.
-        accountOf.delete(account.unverifiedTokenHash)
+        known.forget(account.unverifiedTokenHash)
         request.account = undefined
         return done(null, payload)
       }
       // Every response to a request whose token was valid carries the quota headers, errors included.
-      const now = app.ctx.clock()
-      const known = accountOf.get(account.tokenHash)
-      if (known && known.plan !== account.plan) known.plan = account.plan
+      const now = clock()
+      known.updatePlan(account.tokenHash, account.plan)
       reply.headers(rateLimitHeaders(account, now))
       // Awaited, so that "last used" is up to date for whatever the caller does next (the
       // dashboard reads it from another connection); it happens at most once a minute per token
@@ -100,7 +81,7 @@ export default fp(
       const last = touched.get(account.tokenId)
       if (last === undefined || now.getTime() - last >= 60_000 || now.getTime() < last) {
         touched.set(account.tokenId, now.getTime())
-        app.ctx.repos.tokens.touch(account.tokenId, now).then(
+        app.repos.tokens.touch(account.tokenId, now).then(
           () => done(null, payload),
           (err) => {
             request.log.warn({ err }, 'token touch failed')
@@ -112,5 +93,5 @@ export default fp(
       done(null, payload)
     })
   },
-  { name: 'auth', dependencies: ['context'] },
+  { name: 'auth', dependencies: ['database'] },
 )

@@ -13,43 +13,11 @@ import {
   MethodNotAllowedError,
   NotFoundError,
   ServiceUnavailableError,
-  UnauthorizedError,
   type ErrorCode,
 } from '../../errors.ts'
 import { allowedMethods } from './openapi-routes.ts'
-
-/**
- * Errors of a database that does not answer, by code: Node's socket errors, postgres.js's
- * connection errors, our statement deadline (src/db/deadline.ts), and PostgreSQL's SQLSTATEs
- * for a server that is going away, starting, out of connections or that cancelled a statement
- * at its statement_timeout. Any connection exception (class 08) counts too.
- */
-const DATABASE_DOWN = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'CONNECT_TIMEOUT',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-  'DATABASE_TIMEOUT',
-  '53300', // too_many_connections
-  '57014', // query_canceled (statement_timeout)
-  '57P01', // admin_shutdown
-  '57P02', // crash_shutdown
-  '57P03', // cannot_connect_now
-  '57P05', // idle_session_timeout
-])
-
-export function isDatabaseDown(err: unknown): boolean {
-  const e = err as { code?: unknown; cause?: unknown } | undefined
-  if (!e || typeof e !== 'object') return false
-  if (typeof e.code === 'string' && (DATABASE_DOWN.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code))) return true
-  return e.cause !== undefined && e.cause !== err && isDatabaseDown(e.cause)
-}
+import { isDatabaseDown } from '../../db/errors.ts'
+import { mustCheckBeforeAnswering } from '../../domain/deferred-token-check.ts'
 
 export function toApiError(err: FastifyError | Error): ApiError | undefined {
   if (err instanceof ApiError) return err
@@ -155,11 +123,9 @@ export default fp(
         reply.raw.destroy()
         return reply
       }
-      // A request whose token check was deferred (src/plugins/app/auth.ts) has it checked before
-      // any other answer: 401 comes first, and a valid token's answer carries its quota headers.
-      // Not when the database is not answering: the check would wait for it a second time, and
-      // the answer is the same 503 whatever the token.
-      if (request.account?.unverifiedTokenHash && !(err instanceof UnauthorizedError) && !isDatabaseDown(err)) {
+      // A request whose token check was deferred has it checked before any other answer
+      // (src/domain/deferred-token-check.ts).
+      if (mustCheckBeforeAnswering(request.account, err)) {
         try {
           await app.verifyDeferredToken(request)
         } catch (authErr) {

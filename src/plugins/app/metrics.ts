@@ -79,10 +79,11 @@ const ROUTE_HOOK = Symbol('metrics route hook')
 export default fp(
   async (app) => {
     const metrics = createMetrics({
-      cache: () => app.ctx.cache.stats(),
-      pool: () => app.ctx.analyzer.stats?.(),
+      cache: () => app.analysisCache.stats(),
+      pool: () => app.analyzer.stats?.(),
     })
     app.decorate('metrics', metrics)
+    app.analyzer.observe = (seconds) => metrics.analysisSeconds.observe(seconds)
     // Route patterns only, never raw URLs: bounded label sets, and no caller input in metrics.
     // Latency is Fastify's own measure (from routing to the response's last byte), read once the response is out.
     function record(route: string, request: FastifyRequest, reply: FastifyReply) {
@@ -109,5 +110,5 @@ export default fp(
       done()
     })
   },
-  { name: 'metrics', dependencies: ['context'] },
+  { name: 'metrics', dependencies: ['analysis-cache', 'analysis'] },
 )

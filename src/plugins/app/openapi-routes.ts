@@ -133,7 +133,7 @@ function addRoute<Id extends OperationId>(
 
 export default fp<{
   handlers: OperationHandlers
-  /** Operations whose token may be checked together with their quota reservation (auth plugin). */
+  /** Operations whose token may be checked by the statement that counts them (src/domain/deferred-token-check.ts). */
   deferTokenCheck?: OperationId[]
 }>(
   async (app, opts) => {

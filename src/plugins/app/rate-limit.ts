@@ -7,6 +7,8 @@ import fp from 'fastify-plugin'
 import type { FastifyRequest } from 'fastify'
 import { createRateLimiter } from '../../domain/rate-limit.ts'
 import { RateLimitedError } from '../../errors.ts'
+import type { Config } from '../../config.ts'
+import type { Clock } from '../../domain/clock.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,16 +17,15 @@ declare module 'fastify' {
   }
 }
 
-export default fp(
-  async (app) => {
-    const limits = app.ctx.config.rateLimits
+export default fp<{ limits: Config['rateLimits']; clock: Clock }>(
+  async (app, { limits, clock }) => {
     const limiter = limits ? createRateLimiter(limits) : undefined
     app.decorate('limitRate', (request: FastifyRequest) => {
       const account = request.account
       if (!limiter || !account) return
-      const retryAfter = limiter.take(account.tokenHash, account.plan, app.ctx.clock().getTime())
+      const retryAfter = limiter.take(account.tokenHash, account.plan, clock().getTime())
       if (retryAfter > 0) throw new RateLimitedError(limiter.rate(account.plan)!, retryAfter)
     })
   },
-  { name: 'rate-limit', dependencies: ['context', 'auth'] },
+  { name: 'rate-limit', dependencies: ['auth'] },
 )
