@@ -30,7 +30,7 @@ t.test('relation types: the engine emits exactly the documented enum', async (t)
   }
 })
 
-t.test('plans: the seeded catalogue equals the spec (part 8)', async (t) => {
+t.test('plans: the seeded catalogue equals the spec', async (t) => {
   t.same(schemas.Plan.enum, PLAN_NAMES)
   const database = await openDatabase({ dataDir: 'memory://', memoryImage: await migratedPgliteImage() })
   t.teardown(() => database.close())

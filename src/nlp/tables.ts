@@ -3,7 +3,7 @@
 // and a Map of small Float32Arrays several hundred (each array is an object of its own); an
 // open-addressing index in two Int32Arrays with the values in one typed array costs 8–16 bytes
 // an entry at half load, off the garbage-collected heap, and looks up as fast. Each analysis
-// worker holds its own copy of every model, so this is paid once per worker (issue 5).
+// worker holds its own copy of every model, so this is paid once per worker.
 
 /** Marks an empty slot: ids are non-negative 30-bit integers, so -1 is never one. */
 const EMPTY = -1
