@@ -9,7 +9,7 @@ import { createBatcher } from './batcher.ts'
 /** Look-ups answered by one statement at most. */
 const MAX_BATCH = 256
 /** Look-up statements in flight at once: reads, so a second one costs no waiting on the first. */
-const MAX_IN_FLIGHT = 2
+const MAX_IN_FLIGHT = 1
 
 interface Lookup {
   hash: string
