@@ -274,20 +274,24 @@ async function measured(
   spec: Record<string, unknown>,
   nodeUrl?: string,
 ): Promise<LoadResult & { cpu: CpuNote }> {
-  const backends = dbUrl ? await dbBackendPids(dbUrl) : []
-  const sample = async () => ({
+  // The backends are listed before and after the load: the pool opens connections on demand and
+  // closes idle ones, so a backend that started during the load counts all its CPU (one that
+  // ended during it is lost: idle_timeout is far longer than a load).
+  const backendsBefore = dbUrl ? await dbBackendPids(dbUrl) : []
+  const sample = async (backends: number[]) => ({
     server: cpuSeconds(pid),
     main: cpuSeconds(pid, pid),
     threads: threadSeconds(pid),
-    db: backends.reduce((s, p) => s + cpuSeconds(p), 0),
+    db: new Map(backends.map((p) => [p, cpuSeconds(p)])),
     analysis: await analysisTime(nodeUrl),
     transactions: await transactions(dbUrl),
   })
-  const before = await sample()
+  const before = await sample(backendsBefore)
   const result = await load(spec)
   // PostgreSQL publishes a backend's counters at most once a second.
   if (dbUrl) await new Promise((r) => setTimeout(r, 1500))
-  const after = await sample()
+  const after = await sample(dbUrl ? await dbBackendPids(dbUrl) : [])
+  const dbSeconds = [...after.db].reduce((s, [p, t]) => s + t - (before.db.get(p) ?? 0), 0)
   const per = (a: number, b: number) => ((a - b) * 1e6) / Math.max(1, result.total)
   const analyses = after.analysis.count - before.analysis.count
   const others = [...after.threads]
@@ -300,7 +304,7 @@ async function measured(
     cpu: {
       server: per(after.server, before.server),
       main: per(after.main, before.main),
-      db: per(after.db, before.db),
+      db: per(dbSeconds, 0),
       workerMs: analyses > 0 ? ((after.analysis.sum - before.analysis.sum) * 1000) / analyses : undefined,
       workerCpu: analyses > 0 ? (sum(others.slice(0, WORKERS)) * 1e6) / analyses : undefined,
       helperCpu: analyses > 0 ? (sum(others.slice(WORKERS)) * 1e6) / analyses : undefined,

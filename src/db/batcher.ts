@@ -1,7 +1,8 @@
 // Coalescing of hot-path statements, per node. Each key is a lane. A call waits for the end of
 // the event loop's turn it arrived in (setImmediate, after the turn's other I/O callbacks), and
 // then goes in one statement with every call of that turn; calls that arrive while the lane's
-// statement is in flight wait, and are then served together by the lane's next statement. Under
+// statement is in flight wait, and are then served together by the lane's next statement (which
+// waits for the end of one more turn when fewer wait than the last statement carried). Under
 // load, N concurrent requests cost about N / batch statements instead of N, and the database,
 // the socket writes and the driver's queue do that much less work. A lone call on an idle node
 // waits for nothing: its turn has nothing else to do.
@@ -80,11 +81,30 @@ export function createBatcher<T, R>(opts: BatcherOptions<T, R>): (key: string, i
     const n = Math.max(1, Math.min(lane.waiting.length, opts.maxBatch(lane.waiting[0].item)))
     const batch = lane.waiting.splice(0, n)
     lane.inFlight++
+    const size = batch.length
     void runBatch(key, batch).finally(() => {
       lane.inFlight--
-      if (lane.waiting.length > 0) start(key, lane)
+      if (lane.waiting.length >= size || (size === 1 && lane.waiting.length > 0)) start(key, lane)
+      else if (lane.waiting.length > 0) hold(key, lane)
       else if (lane.inFlight === 0) lanes.delete(key)
     })
+  }
+
+  /**
+   * Fewer calls wait than the statement that just ended carried: the rest of that load is likely
+   * still on its way (its callers' next requests), so the next statement waits for the end of
+   * the next turn instead of going at once with a few. A lane whose statements carry one call
+   * each (an idle node) never waits.
+   */
+  function hold(key: string, lane: Lane): void {
+    if (lane.scheduled) return
+    lane.scheduled = true
+    setImmediate(() =>
+      setImmediate(() => {
+        lane.scheduled = false
+        if (lane.waiting.length > 0 && lane.inFlight < maxInFlight) start(key, lane)
+      }),
+    )
   }
 
   function openLane(key: string): Lane {

@@ -35,10 +35,62 @@ t.test('the calls of one turn go together at its end; calls arriving meanwhile s
   gate.release()
   t.same(await Promise.all([...first, ...rest, other]), [10, 20, 30, 40, 50, 90])
   t.same(runs, [[1, 2], [9], [3, 4, 5]], 'the three waiting calls went in one run')
+  await endOfTurn()
   const lone = batch('k', 6)
   await endOfTurn()
   t.same(runs.at(-1), [6], 'a lone call on an idle lane goes at the end of its turn, waiting for nothing else')
   t.equal(await lone, 60)
+})
+
+t.test('fewer calls waiting than the last statement carried wait one more turn for others', async (t) => {
+  const runs: number[][] = []
+  const gate = deferred()
+  const batch = createBatcher<number, number>({
+    maxBatch: () => 100,
+    async run(_key, waiters) {
+      runs.push(waiters.map((w) => w.item))
+      if (runs.length === 1) await gate.done
+      for (const w of waiters) w.resolve(w.item)
+    },
+  })
+  const first = [1, 2, 3].map((i) => batch('k', i))
+  await endOfTurn()
+  const early = batch('k', 4)
+  gate.release()
+  await Promise.all(first)
+  await endOfTurn()
+  t.same(runs, [[1, 2, 3]], 'one call waiting after a run of three: not sent at once')
+  const late = batch('k', 5)
+  await endOfTurn()
+  await endOfTurn()
+  t.same(
+    runs,
+    [
+      [1, 2, 3],
+      [4, 5],
+    ],
+    'the next run took the call of the following turn too',
+  )
+  t.same(await Promise.all([early, late]), [4, 5])
+  // A run of one is followed at once: an idle node's calls never wait for others.
+  const gate2 = deferred()
+  const single = createBatcher<number, number>({
+    maxBatch: () => 100,
+    async run(_key, waiters) {
+      runs.push(waiters.map((w) => w.item))
+      if (runs.length === 3) await gate2.done
+      for (const w of waiters) w.resolve(w.item)
+    },
+  })
+  const a = single('j', 6)
+  await endOfTurn()
+  const b = single('j', 7)
+  gate2.release()
+  await a
+  // Microtasks only: no turn of the event loop ends meanwhile.
+  for (let i = 0; i < 10; i++) await Promise.resolve()
+  t.same(runs.at(-1), [7], 'after a run of one, the waiting call went at once')
+  t.equal(await b, 7)
 })
 
 t.test('batches are cut at maxBatch', async (t) => {

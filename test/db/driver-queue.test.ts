@@ -6,13 +6,16 @@
 // entries per call within a minute of steady load, main-thread time per request growing without
 // bound. patches/postgres+3.4.9.patch bounds both; these tests pin it on the module the
 // service loads, counting the work through an Array subclass (Queue copies its initial array
-// with slice(), which keeps the subclass).
+// with slice(), which keeps the subclass). The same patch makes the pool hand a statement to the
+// connection used last (pop) rather than the one idle longest: pinned at the end of this file.
 import t from 'tap'
+import postgres from 'postgres'
 
 const Queue = (await import(new URL('./queue.js', import.meta.resolve('postgres')).href)).default as <T>(initial?: T[]) => {
   readonly length: number
   push(x: T): T
   shift(): T | undefined
+  pop(): T | undefined
   remove(x: T): T | null
 }
 
@@ -50,7 +53,7 @@ t.test('a queue that never empties keeps a bounded array, and remove() scans onl
   t.ok(seen.scanned / 100_000 <= 20, `remove() scanned ${(seen.scanned / 100_000).toFixed(1)} entries a call (unpatched: ~50,000)`)
 })
 
-t.test('the queue keeps its order and its remove() through the compactions', async (t) => {
+t.test('the queue keeps its order, its pop() and its remove() through the compactions', async (t) => {
   const q = Queue<number>()
   const model: number[] = []
   let next = 0
@@ -64,10 +67,14 @@ t.test('the queue keeps its order and its remove() through the compactions', asy
     if (r < 0.5 || model.length === 0) {
       q.push(next)
       model.push(next++)
-    } else if (r < 0.9) {
+    } else if (r < 0.75) {
       const got = q.shift()
       const want = model.shift()
       if (got !== want) wrong.push(`step ${step}: shift gave ${got}, expected ${want}`)
+    } else if (r < 0.9) {
+      const got = q.pop()
+      const want = model.pop()
+      if (got !== want) wrong.push(`step ${step}: pop gave ${got}, expected ${want}`)
     } else {
       const pick = rnd() < 0.2 ? -1 : model[Math.floor(rnd() * model.length)]
       const at = model.indexOf(pick)
@@ -83,3 +90,20 @@ t.test('the queue keeps its order and its remove() through the compactions', asy
   t.same(rest, model, 'what is left, in order')
   t.equal(q.length, 0)
 })
+
+t.test(
+  'statements one after another go to the connection used last, not to each connection in turn',
+  { skip: !process.env.TEST_DATABASE_URL && 'TEST_DATABASE_URL is not set' },
+  async (t) => {
+    const sql = postgres(process.env.TEST_DATABASE_URL!, { max: 4, onnotice: () => {} })
+    t.teardown(() => sql.end())
+    // Open all four connections, then send statements one at a time.
+    await Promise.all(Array.from({ length: 4 }, () => sql`select pg_sleep(0.05)`))
+    const pids = new Set<number>()
+    for (let i = 0; i < 20; i++) pids.add((await sql<{ pid: number }[]>`select pg_backend_pid() as pid`)[0].pid)
+    t.equal(pids.size, 1, `one backend served them all (${pids.size} did)`)
+    // Two at once still get two connections: nothing waits behind another statement.
+    const both = await Promise.all([1, 2].map(() => sql<{ pid: number }[]>`select pg_backend_pid() as pid, pg_sleep(0.05)`))
+    t.not(both[0][0].pid, both[1][0].pid)
+  },
+)
