@@ -82,7 +82,7 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
     .returning({ used: dailyUsage.used })
     .prepare('quota_reserve_many')
 
-  // The token check and the count in ONE statement, for POST /v1/analyze (see src/plugins/app/auth.ts):
+  // The token check and the count in ONE statement, for POST /v1/analyze (see src/domain/deferred-token-check.ts):
   // `p` is the token look-up (valid, not revoked, of this account; its effective plan), `r`
   // counts k requests all or nothing against that plan's limit, only when `p` found the token.
   // No row: the token is not valid (and nothing was counted). A row whose `used` is null: valid,
