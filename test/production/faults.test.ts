@@ -64,6 +64,8 @@ t.test(
     }
     const clients = Array.from({ length: 8 }, (_, id) => client(id))
 
+    // Load for a while (the pool's connections all open), and on until some analyses are served.
+    await sleep(1500)
     await until(() => analyzed > 0, 'analyses served before the stop', 120_000)
     const servedBeforeStop = analyzed
     const stoppedAt = Date.now()
