@@ -1,20 +1,20 @@
 // Builds the real application for a test, on a fresh database of the chosen driver, with a
 // controllable clock, and checks every response it sends against openapi.yaml.
-// Drivers: PGlite always; PostgreSQL too when TEST_DATABASE_URL is set (one fresh database per app,
-// each a copy of one migrated database: test/helpers/databases.ts).
+// Drivers: PGlite always; PostgreSQL too when TEST_DATABASE_URL is set. Each app gets an empty
+// migrated database of its own (test/helpers/databases.ts).
 import type { Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { randomBytes } from 'node:crypto'
 import { buildApp } from '../../src/app.ts'
 import { loadConfig, type Config } from '../../src/config.ts'
-import { openDatabase, type Database } from '../../src/db/client.ts'
+import type { Database } from '../../src/db/client.ts'
 import { createRepositories } from '../../src/db/repositories/index.ts'
 import { createAccount } from '../../src/domain/accounts.ts'
 import { createToken } from '../../src/domain/tokens.ts'
 import { systemClock } from '../../src/domain/clock.ts'
 import type { Analyzer } from '../../src/analysis/analyzer.ts'
 import { checkContract } from './contract.ts'
-import { migratedPgliteImage, newPostgresDatabase } from './databases.ts'
+import { leaseTestDatabase, newPostgresDatabase } from './databases.ts'
 
 export type Driver = 'pglite' | 'postgres'
 
@@ -26,19 +26,14 @@ export function freshPostgresUrl(): Promise<{ url: string; drop: () => Promise<v
   return newPostgresDatabase(false)
 }
 
+/**
+ * An empty migrated database of `driver` for this test, taken from the ones earlier tests of this
+ * process handed back (emptied first) or made new; handed back when the test ends.
+ */
 export async function openTestDatabase(t: Test, driver: Driver): Promise<{ database: Database; url?: string }> {
-  if (driver === 'pglite') {
-    const database = await openDatabase({ dataDir: 'memory://', memoryImage: await migratedPgliteImage() })
-    t.teardown(() => database.close())
-    return { database }
-  }
-  const { url, drop } = await newPostgresDatabase(true)
-  const database = await openDatabase({ databaseUrl: url, dataDir: 'unused', maxConnections: 10 })
-  t.teardown(async () => {
-    await database.close()
-    await drop()
-  })
-  return { database, url }
+  const lease = await leaseTestDatabase(driver)
+  t.teardown(lease.giveBack)
+  return { database: lease.database, url: lease.url }
 }
 
 /** A clock the test moves by hand. */

@@ -5,7 +5,9 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { MIGRATIONS_FOLDER, openDatabase } from '../../src/db/client.ts'
+import tap from 'tap'
+import { sql, type SQL } from 'drizzle-orm'
+import { MIGRATIONS_FOLDER, openDatabase, type Database } from '../../src/db/client.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const CACHE = join(ROOT, 'node_modules/.cache/tea-test')
@@ -122,8 +124,7 @@ function migratedPostgresTemplate(): Promise<string> {
   return postgresTemplate
 }
 
-/** A new database on the TEST_DATABASE_URL server, empty (`migrated: false`) or a copy of the migrated template; dropped by `drop`. */
-export async function newPostgresDatabase(migrated: boolean): Promise<{ url: string; drop: () => Promise<void> }> {
+async function createPostgresDatabase(migrated: boolean): Promise<{ name: string }> {
   const template = migrated ? await migratedPostgresTemplate() : undefined
   const name = `tea_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
   const admin = await adminClient()
@@ -132,15 +133,149 @@ export async function newPostgresDatabase(migrated: boolean): Promise<{ url: str
   } finally {
     await admin.end()
   }
+  return { name }
+}
+
+async function dropDatabase(name: string): Promise<void> {
+  const admin = await adminClient()
+  try {
+    await admin.unsafe(`drop database if exists ${name} with (force)`)
+  } finally {
+    await admin.end()
+  }
+}
+
+/** A new database on the TEST_DATABASE_URL server, empty (`migrated: false`) or a copy of the migrated template; dropped by `drop`. */
+export async function newPostgresDatabase(migrated: boolean): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { name } = await createPostgresDatabase(migrated)
+  return { url: databaseUrl(name), drop: () => dropDatabase(name) }
+}
+
+/** A database lent to one test; `giveBack` when the test ends. */
+export interface Lease {
+  database: Database
+  /** The PostgreSQL database's URL (PostgreSQL only). */
+  url?: string
+  giveBack(): Promise<void>
+}
+
+/**
+ * Databases handed back by the tests of this process, for the next ones: opening a PGlite
+ * cluster costs over half a second of CPU, and copying the PostgreSQL template costs the server
+ * more than emptying a database does. PGlite clusters stay open; PostgreSQL databases are closed
+ * (no connection outlives its test) and dropped when the process's tests are done.
+ */
+const spare = { pglite: [] as Database[], postgres: [] as string[] }
+
+/** Rows the migrations put in: the plan catalogue. A test that changed them spoils its database. */
+async function seedFingerprint(database: Database): Promise<string> {
+  const [row] = await rowsOf<{ f: string | null }>(database, sql`select string_agg(p::text, ';' order by p.name) as f from plans p`)
+  return String(row?.f)
+}
+
+/** A query's rows on either driver (postgres.js gives an array, PGlite an object with `rows`). */
+async function rowsOf<T>(database: Database, query: SQL): Promise<T[]> {
+  const raw: unknown = await database.db.execute(query)
+  return (Array.isArray(raw) ? raw : ((raw as { rows?: T[] }).rows ?? [])) as T[]
+}
+let expectedSeed: string | undefined
+
+/** Empties every table the tests fill; false when the database cannot be reused as if new. */
+async function emptied(database: Database): Promise<boolean> {
+  try {
+    if ((await seedFingerprint(database)) !== expectedSeed) return false
+    const tables = await rowsOf<{ name: string }>(
+      database,
+      sql`select quote_ident(tablename) as name from pg_tables where schemaname = 'public' and tablename <> 'plans'`,
+    )
+    await database.db.execute(sql.raw(`truncate ${tables.map((r) => r.name).join(', ')} restart identity cascade`))
+    return true
+  } catch {
+    return false
+  }
+}
+
+async function usable(database: Database): Promise<boolean> {
+  return database
+    .ping()
+    .then(() => true)
+    .catch(() => false)
+}
+
+async function leasePglite(): Promise<Lease> {
+  let database: Database | undefined
+  while (!database && spare.pglite.length) {
+    const candidate = spare.pglite.pop()!
+    if (await emptied(candidate)) database = candidate
+    else await candidate.close().catch(() => {})
+  }
+  if (!database) {
+    database = await openDatabase({ dataDir: 'memory://', memoryImage: await migratedPgliteImage() })
+    expectedSeed ??= await seedFingerprint(database)
+  }
+  const lent = database
   return {
-    url: databaseUrl(name),
-    drop: async () => {
-      const a = await adminClient()
-      try {
-        await a.unsafe(`drop database if exists ${name} with (force)`)
-      } finally {
-        await a.end()
-      }
+    database: lent,
+    giveBack: async () => {
+      if (await usable(lent)) {
+        closeSparesAtEnd()
+        spare.pglite.push(lent)
+      } else await lent.close().catch(() => {})
     },
   }
+}
+
+let closingSpares = false
+/**
+ * Closes (PGlite) and drops (PostgreSQL) the spares once the process's tests are done: an open
+ * cluster would keep the process alive. Registered on first use, from inside a test, so that the
+ * root test ends when its tests are done, not while a file is still declaring them.
+ */
+function closeSparesAtEnd() {
+  if (closingSpares) return
+  closingSpares = true
+  tap.teardown(async () => {
+    for (const database of spare.pglite.splice(0)) await database.close().catch(() => {})
+    if (!spare.postgres.length) return
+    const admin = await adminClient()
+    try {
+      for (const name of spare.postgres.splice(0)) await admin.unsafe(`drop database if exists ${name} with (force)`)
+    } finally {
+      await admin.end()
+    }
+  })
+}
+
+async function leasePostgres(): Promise<Lease> {
+  while (spare.postgres.length) {
+    const name = spare.postgres.pop()!
+    const url = databaseUrl(name)
+    const database = await openDatabase({ databaseUrl: url, dataDir: 'unused', maxConnections: 10 }).catch(() => undefined)
+    if (database && (await emptied(database))) return postgresLease(name, database)
+    await database?.close().catch(() => {})
+    await dropDatabase(name)
+  }
+  const { name } = await createPostgresDatabase(true)
+  const database = await openDatabase({ databaseUrl: databaseUrl(name), dataDir: 'unused', maxConnections: 10 })
+  expectedSeed ??= await seedFingerprint(database)
+  return postgresLease(name, database)
+}
+
+function postgresLease(name: string, database: Database): Lease {
+  return {
+    database,
+    url: databaseUrl(name),
+    giveBack: async () => {
+      const ok = await usable(database)
+      await database.close().catch(() => {})
+      if (!ok) return dropDatabase(name)
+      closeSparesAtEnd()
+      spare.postgres.push(name)
+    },
+  }
+}
+
+/** An empty migrated database for one test (returned by `giveBack`, emptied before its next use). */
+export function leaseTestDatabase(driver: 'pglite' | 'postgres'): Promise<Lease> {
+  return driver === 'pglite' ? leasePglite() : leasePostgres()
 }

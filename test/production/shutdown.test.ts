@@ -78,9 +78,12 @@ t.test('SIGTERM with analyses in flight: they finish, new requests are refused c
 
   const N = 40
   const inFlight = Array.from({ length: N }, (_, i) => send(server.url, 'POST', '/v1/analyze', token, { text: longText(i) }))
-  // SIGTERM once analyses are waiting in the pool's queue, i.e. surely in flight.
+  let settled = 0
+  for (const answer of inFlight) void answer.then(() => settled++)
+  // SIGTERM once analyses are waiting in the pool's queue, i.e. surely in flight; however long
+  // they take to arrive, and never after they have all been answered.
   let queued = 0
-  for (let i = 0; i < 500 && queued === 0; i++) {
+  while (queued === 0 && settled < N) {
     const m = await send(server.url, 'GET', '/metrics', token)
     queued = Number(('status' in m && /^analysis_pool_queue_depth (\d+)/m.exec(m.body)?.[1]) || 0)
     if (queued === 0) await sleep(10)
@@ -89,7 +92,9 @@ t.test('SIGTERM with analyses in flight: they finish, new requests are refused c
   server.child.kill('SIGTERM')
   // A request racing with the signal's delivery may still be served; what is promised holds
   // from the moment the server handles it, which it logs.
-  for (let i = 0; i < 500 && !server.logs.some((l) => l.includes('shutting down')); i++) await sleep(5)
+  let exited = false
+  void server.exited.then(() => (exited = true))
+  while (!exited && !server.logs.some((l) => l.includes('shutting down'))) await sleep(5)
   t.ok(
     server.logs.some((l) => l.includes('shutting down')),
     'the server handled SIGTERM',
@@ -97,8 +102,10 @@ t.test('SIGTERM with analyses in flight: they finish, new requests are refused c
   const signalledAt = Date.now()
 
   // New requests after the signal: each is refused by the socket or answered 503 SHUTTING_DOWN.
+  // Sent for a while, and on until the socket refuses one, however slowly the server gets to it.
   const late: Answer[] = []
-  while (Date.now() - signalledAt < 1500) {
+  const refused = () => late.some((a) => 'error' in a && a.error === 'ECONNREFUSED')
+  while ((Date.now() - signalledAt < 1500 || !refused()) && !exited) {
     late.push(await send(server.url, 'GET', '/v1/quota', token))
     late.push(await send(server.url, 'POST', '/v1/analyze', token, { text: englishText(999) }))
     await sleep(20)
