@@ -657,7 +657,7 @@ function productNamed(doc: Tokenized, a: number, b: number): boolean {
 // Kinds of work and of musical group, written right before a title or a name ("the album Thriller",
 // "his novel Jude the Obscure", "the rock band Coroner"), or "titled" before a title.
 const WORK_KIND =
-  /^(?:album|albums|song|songs|EP|LP|mixtape|novel|novels|novella|book|books|poem|poems|magazine|film|movie|opera|titled|entitled)$/
+  /^(?:album|albums|song|songs|EP|EPs|LP|mixtape|novel|novels|novella|book|books|poem|poems|magazine|film|movie|opera|titled|entitled)$/
 const GROUP_KIND = /^(?:band|bands|duo|trio|quartet)$/
 // Lower-case words that may stand inside a title ("Pictures at an Exhibition", "Jude the Obscure").
 const TITLE_JOINER = /^(?:of|the|a|an|at|in|on|to|and|for|from|with|is|my|your|me|you|['’]s)$/
