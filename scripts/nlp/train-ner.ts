@@ -79,20 +79,21 @@ export const PARTIAL_SOURCES = new Set([
 
 /**
  * Corpora with no object type of their own, whose MISC holds products and works among events and
- * nationalities (CoNLL-2003 "Windows 95", Re-DocRED's albums, films and books; SEC). On their MISC
- * spans a prediction of an object (the same BILOU part) is not corrected: trained as MISC there,
- * the tagger learned to read every title as MISC, which has no service type, and found few objects.
- * `TEA_MISC_OBJ` (folder names, comma-separated; empty for none) overrides it, for experiments.
+ * nationalities (CoNLL-2003 "Windows 95", Re-DocRED's albums, films and books; SEC). Listed here,
+ * a corpus's MISC span read as an object (the same BILOU part) is not corrected: trained as MISC
+ * there, the tagger reads most titles as MISC, which has no service type. Empty by default: with it
+ * (and OBJECT_STEP 4) objects F1 rose by about 0.1 on CrossNER dev but some name figures fell
+ * (docs/experiments/objects.md). `TEA_MISC_OBJ` (folder names, comma-separated) sets it.
  */
-export const MISC_HOLDS_OBJECTS = new Set(['conll2003/train_docs.jsonl', 'redocred/train.jsonl', 'sec/train_grouped.jsonl'])
+export const MISC_HOLDS_OBJECTS = new Set<string>()
 
 /**
- * Size of the update when the gold tag is an object's (1 for the other types). Objects are rare in
- * training (WNUT-17 and three small CrossNER domains) and look like other names; with equal updates
- * the tagger read most titles as organizations, persons or MISC. Chosen on dev figures among 1, 2,
- * 3, 4, 6 (docs/experiments/objects.md).
+ * Size of the update when the gold tag is an object's (1 for the other types; `TEA_OBJECT_STEP`
+ * sets it). Objects are rare in training (WNUT-17 and three small CrossNER domains) and look like
+ * other names; 4 (with MISC_HOLDS_OBJECTS) found far more objects at a small cost to names
+ * (docs/experiments/objects.md). 1 reproduces tea-extract-2.0.0's tagger.
  */
-export const OBJECT_STEP = 4
+export const OBJECT_STEP = 1
 
 const MISC_TAG0 = 1 + 4 * TYPES.indexOf('MISC')
 const OBJ_TAG0 = 1 + 4 * TYPES.indexOf('OBJ')
@@ -320,7 +321,6 @@ export function trainNer(opts: NerTrainOptions): void {
     return k
   }
 
-  // An object missed costs OBJECT_STEP times the update of another type's miss (`TEA_OBJECT_STEP` for experiments).
   const objectStep = Number(process.env.TEA_OBJECT_STEP ?? OBJECT_STEP)
   const r = rng(opts.seed)
   const order = data.flatMap((_, i) => new Array<number>(repeat[i]).fill(i))

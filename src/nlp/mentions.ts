@@ -351,7 +351,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       }
     }
     // An untagged US state abbreviation after a place and a comma is a place too ("Gunnison ,
-    // Colo."); a one-word "person" right before one is a place ("Jackson , Wyo.").
+    // Colo."); a one-word "person" or "organization" right before one is a place ("Jackson , Wyo.").
     const st = b + 1
     if (
       !noisy &&
@@ -360,10 +360,10 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       doc.tokens[b].text === ',' &&
       doc.tokens[st].sent === doc.tokens[a].sent &&
       STATE_ABBR.test(doc.tokens[st].text) &&
-      (type === 'LOC' || (type === 'PER' && b - a === 1))
+      (type === 'LOC' || ((type === 'PER' || type === 'ORG') && b - a === 1))
     ) {
-      out.push(mentionFromTokens(doc.text, doc.tokens, a, b, 'LOC'))
-      out.push(mentionFromTokens(doc.text, doc.tokens, st, st + 1, 'LOC'))
+      out.push({ ...mentionFromTokens(doc.text, doc.tokens, a, b, 'LOC'), stated: true })
+      out.push({ ...mentionFromTokens(doc.text, doc.tokens, st, st + 1, 'LOC'), stated: true })
       continue
     }
     // "the General Accounting Office ( GAO )": an untagged acronym in brackets right after an
