@@ -58,6 +58,8 @@ export interface Prepared {
   /** Tokens whose O is not evidence (see PARTIAL_SOURCES): no update when the tagger predicts a name there. */
   unlabeled?: Uint8Array
   goldSpans: Set<string>
+  /** MISC spans here may be objects (see MISC_HOLDS_OBJECTS). */
+  miscMayBeObject?: boolean
 }
 
 /**
@@ -74,6 +76,27 @@ export const PARTIAL_SOURCES = new Set([
   'sec/train_grouped.jsonl',
   ...Object.keys(SOURCE_REPEAT).filter((s) => s.startsWith('crossner/')),
 ])
+
+/**
+ * Corpora with no object type of their own, whose MISC holds products and works among events and
+ * nationalities (CoNLL-2003 "Windows 95", Re-DocRED's albums, films and books; SEC). Listed here,
+ * a corpus's MISC span read as an object (the same BILOU part) is not corrected: trained as MISC
+ * there, the tagger reads most titles as MISC, which has no service type. Empty by default: with it
+ * (and OBJECT_STEP 4) objects F1 rose by about 0.1 on CrossNER dev but some name figures fell
+ * (docs/experiments/objects.md). `TEA_MISC_OBJ` (folder names, comma-separated) sets it.
+ */
+export const MISC_HOLDS_OBJECTS = new Set<string>()
+
+/**
+ * Size of the update when the gold tag is an object's (1 for the other types; `TEA_OBJECT_STEP`
+ * sets it). Objects are rare in training (WNUT-17 and three small CrossNER domains) and look like
+ * other names; 4 (with MISC_HOLDS_OBJECTS) found far more objects at a small cost to names
+ * (docs/experiments/objects.md). 1 reproduces tea-extract-2.0.0's tagger.
+ */
+export const OBJECT_STEP = 1
+
+const MISC_TAG0 = 1 + 4 * TYPES.indexOf('MISC')
+const OBJ_TAG0 = 1 + 4 * TYPES.indexOf('OBJ')
 
 /** Marks the capitalised tokens outside annotated spans of a partially annotated document. */
 export function markUnlabeled(p: Prepared): Prepared {
@@ -187,10 +210,12 @@ export function trainNer(opts: NerTrainOptions): void {
   // `TEA_PARTIAL` (folder names, comma-separated; empty for none) overrides PARTIAL_SOURCES, for experiments.
   const partialEnv = process.env.TEA_PARTIAL?.split(',').filter(Boolean)
   const isPartial = (s: string) => (partialEnv ? partialEnv.includes(s.split('/')[0]) : PARTIAL_SOURCES.has(s))
+  const miscObjEnv = process.env.TEA_MISC_OBJ?.split(',').filter(Boolean)
+  const miscMayBeObject = (s: string) => (miscObjEnv ? miscObjEnv.includes(s.split('/')[0]) : MISC_HOLDS_OBJECTS.has(s))
   const examples = sources.flatMap((s) =>
     readNer(s)
       .filter((ex) => !heldOut(ex.id))
-      .map((ex) => ({ ex, repeat: sourceRepeat(s), partial: isPartial(s) })),
+      .map((ex) => ({ ex, repeat: sourceRepeat(s), partial: isPartial(s), miscObj: miscMayBeObject(s) })),
   )
   // Names annotated in training become a gazetteer class of their own. A training document
   // sees only the names of the other folds: with its own names it would learn to trust the
@@ -216,8 +241,9 @@ export function trainNer(opts: NerTrainOptions): void {
   const clusters = buildClusterIndex(clusterArrays.words, clusterArrays.codes)
   const data: Prepared[] = []
   const repeat: number[] = []
-  examples.forEach(({ ex, repeat: k, partial }, i) => {
+  examples.forEach(({ ex, repeat: k, partial, miscObj }, i) => {
     const p = prepare(ex, foldGaz[fold[i]], clusters)
+    p.miscMayBeObject = miscObj
     data.push(partial ? markUnlabeled(p) : p)
     repeat.push(k)
   })
@@ -295,6 +321,7 @@ export function trainNer(opts: NerTrainOptions): void {
     return k
   }
 
+  const objectStep = Number(process.env.TEA_OBJECT_STEP ?? OBJECT_STEP)
   const r = rng(opts.seed)
   const order = data.flatMap((_, i) => new Array<number>(repeat[i]).fill(i))
   const devSet = opts.dev ? readNer(opts.dev).map((ex) => prepare(ex, gazetteer, clusters)) : []
@@ -327,18 +354,21 @@ export function trainNer(opts: NerTrainOptions): void {
           if (d.ignore[i] || pred === g) return
           // An unlabeled token predicted as a name: the gold O there may be a missing annotation.
           if (g === 0 && d.unlabeled?.[i]) return
+          // A MISC of a corpus without objects read as an object: either may be right.
+          if (d.miscMayBeObject && g >= MISC_TAG0 && g < MISC_TAG0 + 4 && pred === g - MISC_TAG0 + OBJ_TAG0) return
           errors++
+          const st = g >= OBJ_TAG0 ? objectStep : 1
           for (const k of rows[i]) {
-            w[k * NTAGS + g] += 1
-            u[k * NTAGS + g] += c
-            w[k * NTAGS + pred] -= 1
-            u[k * NTAGS + pred] -= c
+            w[k * NTAGS + g] += st
+            u[k * NTAGS + g] += st * c
+            w[k * NTAGS + pred] -= st
+            u[k * NTAGS + pred] -= st * c
           }
           for (const k of dynIds) {
-            w[k * NTAGS + g] += 1
-            u[k * NTAGS + g] += c
-            w[k * NTAGS + pred] -= 1
-            u[k * NTAGS + pred] -= c
+            w[k * NTAGS + g] += st
+            u[k * NTAGS + g] += st * c
+            w[k * NTAGS + pred] -= st
+            u[k * NTAGS + pred] -= st * c
           }
         },
       )

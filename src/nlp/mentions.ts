@@ -162,9 +162,14 @@ function tagMentions(doc: Tokenized, tagger: TaggerModel): { mentions: Mention[]
   return { mentions, noisy }
 }
 
-function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['spans'], noisy: boolean, ctx: RuleContext): Mention[] {
+function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['spans'], noisy: boolean, ctx: RuleContext): Mention[] {
   const out: Mention[] = []
   const taken = new Uint8Array(doc.tokens.length)
+  // A title after a kind of work ("the album Demon Days") is an object, whatever spans the tagger
+  // cut there (it often splits a title at its lower-case words or runs on past it).
+  const titles = noisy ? [] : workTitles(doc)
+  const spans = titles.length ? tagged.filter((s) => !titles.some((m) => s.first < m.last && s.last > m.first)) : tagged
+  for (const m of titles) for (let i = m.first; i < m.last; i++) taken[i] = 1
   for (const s of spans) for (let i = s.first; i < s.last; i++) taken[i] = 1
   // Tokens the tagger read as a miscellaneous name (none of ours), which a place's context can claim.
   const misc = new Uint8Array(doc.tokens.length)
@@ -259,6 +264,11 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
       type = 'ORG'
       stated = true
     }
+    // "the band Sepultura", "the rock band Coroner": a band is an organization.
+    if (type !== 'ORG' && !noisy && a > 0 && doc.tokens[a - 1].sent === doc.tokens[a].sent && GROUP_KIND.test(doc.tokens[a - 1].text)) {
+      type = 'ORG'
+      stated = true
+    }
     // "10,000 Enterprise Cloud customers": capitalised words between a number and a plural of
     // who buys or uses something describe the customers; they name no one.
     if (!noisy && customerDescriptor(doc, a, b, ctx)) continue
@@ -314,7 +324,7 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
       }
     }
     // An untagged US state abbreviation after a place and a comma is a place too ("Gunnison ,
-    // Colo."); a one-word "person" right before one is a place ("Jackson , Wyo.").
+    // Colo."); a one-word "person" or "organization" right before one is a place ("Jackson , Wyo.").
     const st = b + 1
     if (
       !noisy &&
@@ -323,10 +333,10 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
       doc.tokens[b].text === ',' &&
       doc.tokens[st].sent === doc.tokens[a].sent &&
       STATE_ABBR.test(doc.tokens[st].text) &&
-      (type === 'LOC' || (type === 'PER' && b - a === 1))
+      (type === 'LOC' || ((type === 'PER' || type === 'ORG') && b - a === 1))
     ) {
-      out.push(mentionFromTokens(doc.text, doc.tokens, a, b, 'LOC'))
-      out.push(mentionFromTokens(doc.text, doc.tokens, st, st + 1, 'LOC'))
+      out.push({ ...mentionFromTokens(doc.text, doc.tokens, a, b, 'LOC'), stated: true })
+      out.push({ ...mentionFromTokens(doc.text, doc.tokens, st, st + 1, 'LOC'), stated: true })
       continue
     }
     // "the General Accounting Office ( GAO )": an untagged acronym in brackets right after an
@@ -346,6 +356,7 @@ function ruledMentions(doc: Tokenized, spans: ReturnType<typeof tagDocument>['sp
     if (acronym) out.push({ ...mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'), stated: true })
   }
   const added = noisy ? [] : untaggedNames(doc, taken, misc, ctx)
+  for (const m of titles) added.push(m)
   for (const m of added) out.push(m)
   if (added.length) out.sort((x, y) => x.first - y.first)
   // The layouts of particular sources (datelines, source lines): format-rules.ts.
@@ -607,6 +618,37 @@ function productNamed(doc: Tokenized, a: number, b: number): boolean {
   if (b - a < 2 || b >= t.length || t[b].sent !== t[a].sent || !PRODUCT_KIND.test(t[b].text)) return false
   for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text) && !/\p{N}/u.test(t[i].text)) return false
   return true
+}
+
+// Kinds of work and of musical group, written right before a title or a name ("the album Thriller",
+// "his novel Jude the Obscure", "the rock band Coroner"), or "titled" before a title.
+const WORK_KIND =
+  /^(?:album|albums|song|songs|EP|EPs|LP|mixtape|novel|novels|novella|book|books|poem|poems|magazine|film|movie|opera|titled|entitled)$/
+const GROUP_KIND = /^(?:band|bands|duo|trio|quartet)$/
+// Lower-case words that may stand inside a title ("Pictures at an Exhibition", "Jude the Obscure").
+const TITLE_JOINER = /^(?:of|the|a|an|at|in|on|to|and|for|from|with|is|my|your|me|you|['’]s)$/
+
+/**
+ * Titles after a kind of work ("the song Knowing Me , Knowing You" up to the comma, "the novel
+ * Jude the Obscure"): capitalised words or numbers, with lower-case joiners inside, up to eight tokens.
+ */
+function workTitles(doc: Tokenized): Mention[] {
+  const t = doc.tokens
+  const out: Mention[] = []
+  for (let i = 1; i < t.length; i++) {
+    if (!WORK_KIND.test(t[i - 1].text) || t[i - 1].sent !== t[i].sent || !/^[\p{Lu}\p{N}]/u.test(t[i].text)) continue
+    let b = i + 1
+    let end = i + 1
+    while (b < t.length && b - i < 8 && t[b].sent === t[i].sent) {
+      // A number after a joiner is a date or a count ("… in 1895"), not the title's.
+      if (/^\p{Lu}/u.test(t[b].text) || (/^\p{N}/u.test(t[b].text) && end === b)) end = b + 1
+      else if (!TITLE_JOINER.test(t[b].text)) break
+      b++
+    }
+    out.push({ ...mentionFromTokens(doc.text, t, i, end, 'OBJ'), stated: true })
+    i = end - 1
+  }
+  return out
 }
 
 const MONTH_ABBR = /^(?:Feb|Apr|Aug|Sept?|Oct|Nov|Dec)\.?$/

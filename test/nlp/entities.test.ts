@@ -227,6 +227,11 @@ t.test('a "person" where something is headquartered or based is a place; a produ
   t.notOk(types('The award was based in part on a report by Smith.').some((m) => m.startsWith('LOC:')))
   t.ok(types('Sony released the PlayStation 5 in 2020.').includes('OBJ:PlayStation 5'))
   t.notOk(types('The Yankees beat the Red Sox 5 to 3.').some((m) => m.startsWith('OBJ:')))
+  // A kind of work or of band before a name says what it names, tagged or not.
+  t.ok(types('In 2005 they released the album Demon Days to acclaim.').includes('OBJ:Demon Days'))
+  t.ok(types('Hardy wrote the novel Jude the Obscure in 1895.').includes('OBJ:Jude the Obscure'))
+  t.ok(types('He later toured with the band Sepultura in Brazil.').includes('ORG:Sepultura'))
+  t.notOk(types('The book was written by John Smith in London.').some((m) => m.startsWith('OBJ:')))
 })
 
 // Text of other domains than newswire: a press release with a dateline, a product review.
