@@ -645,7 +645,7 @@ function workTitles(doc: Tokenized): Mention[] {
       else if (!TITLE_JOINER.test(t[b].text)) break
       b++
     }
-    out.push({ ...mentionFromTokens(doc.text, t, i, end, 'OBJ'), stated: true })
+    out.push(mentionFromTokens(doc.text, t, i, end, 'OBJ'))
     i = end - 1
   }
   return out
