@@ -1,6 +1,6 @@
 // Counters of dashboard logins and sign-ups (the login_attempts table). Every node sees the same
 // rows, so a lock-out holds on all of them.
-import { and, eq, gt, like, lte, notLike, sql } from 'drizzle-orm'
+import { and, eq, gt, like, lte, notLike, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { loginAttempts } from '../schema/index.ts'
 
@@ -85,11 +85,7 @@ export function createLoginThrottle(db: Db, limits: LoginLimits = LOGIN_LIMITS) 
     },
     /** Removes counters whose window has run out; returns how many. */
     async prune(now: Date): Promise<number> {
-      const rows = await db
-        .delete(loginAttempts)
-        .where(and(notLike(loginAttempts.key, 'signup:%'), lte(loginAttempts.windowStart, new Date(now.getTime() - limits.windowMs))))
-        .returning({ key: loginAttempts.key })
-      return rows.length
+      return pruneWindows(db, notLike(loginAttempts.key, 'signup:%'), now, limits.windowMs)
     },
   }
 }
@@ -127,12 +123,17 @@ export function createSignupThrottle(db: Db, limits: SignupLimits = SIGNUP_LIMIT
       return row.failures > limits.perIp ? new Date(row.windowStart.getTime() + limits.windowMs) : undefined
     },
     async prune(now: Date): Promise<number> {
-      const rows = await db
-        .delete(loginAttempts)
-        .where(and(like(loginAttempts.key, 'signup:%'), lte(loginAttempts.windowStart, new Date(now.getTime() - limits.windowMs))))
-        .returning({ key: loginAttempts.key })
-      return rows.length
+      return pruneWindows(db, like(loginAttempts.key, 'signup:%'), now, limits.windowMs)
     },
   }
 }
 export type SignupThrottle = ReturnType<typeof createSignupThrottle>
+
+/** Deletes the counters among `keys` whose window has run out; returns how many. */
+async function pruneWindows(db: Db, keys: SQL, now: Date, windowMs: number): Promise<number> {
+  const rows = await db
+    .delete(loginAttempts)
+    .where(and(keys, lte(loginAttempts.windowStart, new Date(now.getTime() - windowMs))))
+    .returning({ key: loginAttempts.key })
+  return rows.length
+}
