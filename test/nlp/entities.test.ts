@@ -234,6 +234,37 @@ t.test('a "person" where something is headquartered or based is a place; a produ
   t.notOk(types('The book was written by John Smith in London.').some((m) => m.startsWith('OBJ:')))
 })
 
+t.test('titles in a list after a plural kind of work, and titles before a year in brackets, are objects', async (t) => {
+  const mentions = (text: string) => extractMentions(tokenize(text))
+  const objects = (text: string) =>
+    mentions(text)
+      .filter((m) => m.type === 'OBJ')
+      .map((m) => m.text)
+  const list = objects('He released several albums to critical acclaim, such as Go Plastic, Hello Everything and Damogen Furies.')
+  for (const title of ['Go Plastic', 'Hello Everything', 'Damogen Furies']) t.ok(list.includes(title), `${title} (got ${JSON.stringify(list)})`)
+  t.ok(
+    mentions('She wrote the novels Middlemarch and Romola.').every((m) => m.type !== 'OBJ' || m.titled),
+    'a title rule marks its titles',
+  )
+  // Who made the works is no title: "songs by artists including …".
+  t.notOk(
+    objects('The soundtrack featured songs by artists including Paul Kelly, Ben Lee and Evermore.').some((o) => /Kelly|Lee|Evermore/.test(o)),
+    'artists after "songs by … including" are not titles',
+  )
+  // Ordinary prose with a plural kind and no list of titles.
+  t.same(objects('Many books were sold in the shops that year, and the novels of the season were reviewed.'), [])
+  const year = mentions('His best-known work, The Turn of the Screw (1898), is a ghost story.').filter((m) => m.type === 'OBJ')
+  t.ok(
+    year.some((m) => m.text === 'The Turn of the Screw' && m.titled),
+    `the title before a year (got ${JSON.stringify(year.map((m) => m.text))})`,
+  )
+  // A person, an award or a founding with a year in brackets is no work.
+  t.notOk(
+    objects('Johann Sebastian Bach (1685) was born in Eisenach, and the Nobel Prize (1901) was first awarded in Stockholm.').length > 0,
+    'no object before a birth year or an award',
+  )
+})
+
 // Text of other domains than newswire: a press release with a dateline, a product review.
 t.test('press release: the company is an organization, a customer segment is no name', async (t) => {
   const e = run(
