@@ -60,6 +60,7 @@ export const CONFIDENCE_FEATURES = [
   'trainedSameType×OBJ',
   'stated',
   'titled×OBJ',
+  'workCue×OBJ',
   'sentenceWords',
   'capitalised',
   'capitalised²',
@@ -78,6 +79,8 @@ export interface EntityEvidence {
   stated: boolean
   /** A mention of the entity, an object, was found by a title rule (Mention.titled). */
   titled?: boolean
+  /** A word of works or products (album, novel, wrote, released…) stands near a mention (WORK_CUE). */
+  workCue?: boolean
   /** The document's register (registerOf). */
   register: Register
 }
@@ -160,6 +163,7 @@ export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array 
   x[k++] = ev.stated ? 1 : 0
   // Kept apart from `stated`: a title's context says less than an apposition does.
   x[k++] = titled ? 1 : 0
+  x[k++] = e.type === 'OBJ' && ev.workCue ? 1 : 0
   const r = ev.register
   x[k++] = r.sentenceWords
   x[k++] = r.capitalised

@@ -809,17 +809,33 @@ export function entityCandidates(doc: Tokenized, tagger: TaggerModel): { entity:
   })
 }
 
+// Words that say a work or a product is talked about: its kind, or what is done with one.
+const WORK_CUE =
+  /^(?:albums?|songs?|singles?|tracks?|EPs?|LPs?|records?|novels?|novellas?|books?|poems?|stories|story|collections?|magazines?|journals?|editions?|series|trilogy|sequel|volumes?|films?|movies?|plays?|operas?|games?|apps?|software|versions?|models?|phones?|released|recorded|wrote|written|published|composed|sang|sung|starring|directed|reprinted|translated|issued|launched)$/i
+const CUE_WINDOW = 6
+
+/** A work cue in the mention's sentence within CUE_WINDOW tokens of it. */
+function nearWorkCue(doc: Tokenized, m: Mention): boolean {
+  const t = doc.tokens
+  const s = doc.sentences[m.sent]
+  for (let i = Math.max(s.first, m.first - CUE_WINDOW); i < Math.min(s.last, m.last + CUE_WINDOW); i++)
+    if ((i < m.first || i >= m.last) && WORK_CUE.test(t[i].text)) return true
+  return false
+}
+
 /** What the confidence model reads of an entity besides its name (./confidence.ts). */
 function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityType>, noisy: boolean, register: Register) {
   let agreeing = 0
   let initial = true
   let stated = false
   let titled = false
+  let workCue = false
   for (const m of e.mentions) {
     if (tagged.get(m) === e.type) agreeing++
     if (m.stated && tagged.get(m) === e.type) stated = true
     if (m.titled && tagged.get(m) === e.type) titled = true
+    if (!workCue && e.type === 'OBJ') workCue = nearWorkCue(doc, m)
     if (m.first !== doc.sentences[m.sent].first) initial = false
   }
-  return { margins: e.mentions.map((m) => m.margin ?? NaN), agreeing, sentenceInitialOnly: initial, informal: noisy, stated, titled, register }
+  return { margins: e.mentions.map((m) => m.margin ?? NaN), agreeing, sentenceInitialOnly: initial, informal: noisy, stated, titled, workCue, register }
 }
