@@ -642,8 +642,8 @@ function titleEnd(doc: Tokenized, i: number, listed = false): number {
   let b = i + 1
   let end = i + 1
   while (b < t.length && b - i < 8 && t[b].sent === t[i].sent) {
-    // In a list with commas, "and" separates its last title ("A , B and C").
-    if (listed && t[b].text === 'and') break
+    // In a list, "and" before a capital separates two titles ("A , B and C").
+    if (listed && t[b].text === 'and' && b + 1 < t.length && /^\p{Lu}/u.test(t[b + 1].text)) break
     // A number after a joiner is a date or a count ("… in 1895"), not the title's.
     if (/^\p{Lu}/u.test(t[b].text) || (/^\p{N}/u.test(t[b].text) && end === b)) end = b + 1
     else if (!TITLE_JOINER.test(t[b].text)) break
@@ -681,16 +681,19 @@ function workTitles(doc: Tokenized): Mention[] {
       if (k < t.length && t[k].sent === t[i].sent && LIST_CUE.test(t[k].text)) start = k + (/^such$/i.test(t[k].text) ? 2 : 1)
     }
     if (start >= t.length || t[start].sent !== t[i].sent || !/^[\p{Lu}\p{N}]/u.test(t[start].text)) continue
-    let end = titleEnd(doc, start)
+    // After a plural kind, "and" before a capital separates two titles ("the singles The Bridge
+    // is Over and South Bronx").
+    const plural = WORK_KINDS.test(t[i - 1].text)
+    let end = titleEnd(doc, start, plural)
     out.push(titled(mentionFromTokens(doc.text, t, start, end, 'OBJ')))
     // The rest of a list after a plural kind: ", Title", ", and Title", "and Title".
-    if (WORK_KINDS.test(t[i - 1].text)) {
+    if (plural) {
       for (;;) {
         let k = end
         if (k < t.length && t[k].text === ',') k++
         if (k < t.length && /^(?:and|or)$/.test(t[k].text)) k++
         if (k === end || k >= t.length || t[k].sent !== t[i].sent || !/^\p{Lu}/u.test(t[k].text)) break
-        const e = titleEnd(doc, k, t[end].text === ',')
+        const e = titleEnd(doc, k, true)
         out.push(titled(mentionFromTokens(doc.text, t, k, e, 'OBJ')))
         end = e
       }
@@ -713,7 +716,13 @@ function yearTitles(doc: Tokenized, spans: ReturnType<typeof tagDocument>['spans
   const t = doc.tokens
   const out: Mention[] = []
   for (const s of spans) {
-    const b = s.last
+    // The tagger's span may run into the bracket ("[Screw ( 1898] )").
+    let b = s.last
+    for (let k = s.first + 1; k < s.last; k++)
+      if (t[k].text === '(' && k + 1 < s.last) {
+        b = k
+        break
+      }
     if (b + 2 >= t.length || t[b].text !== '(' || !YEAR.test(t[b + 1].text) || t[b + 2].text !== ')' || t[b + 1].sent !== t[b].sent) continue
     // A person with a year ("Bach ( 1685 )") stays one: a title of one word after a personal title is not one.
     // Persons, organizations and places with a year are as often not works (a founding, a
