@@ -170,9 +170,11 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   const titles = noisy ? [] : workTitles(doc)
   // So is a name the tagger found (of any type, a miscellaneous one too) right before a year in
   // brackets ("The Turn of the Screw ( 1898 )"), run back over the title's words.
-  if (!noisy)
-    for (const m of yearTitles(doc, tagged)) if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
+  if (!noisy) for (const m of yearTitles(doc, tagged)) if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
   titles.sort((x, y) => x.first - y.first)
+  // The tagger often starts a title late, at a word it reads better ("Just a [Souvenir]", "Stop
+  // the [Dominoes]"): an object's span is run back over the title's words.
+  if (!noisy) tagged = tagged.map((s) => (s.type === 'OBJ' ? { ...s, first: titleStart(doc, s, tagged) } : s))
   const spans = titles.length ? tagged.filter((s) => !titles.some((m) => s.first < m.last && s.last > m.first)) : tagged
   for (const m of titles) for (let i = m.first; i < m.last; i++) taken[i] = 1
   for (const s of spans) for (let i = s.first; i < s.last; i++) taken[i] = 1
@@ -723,25 +725,41 @@ function yearTitles(doc: Tokenized, spans: ReturnType<typeof tagDocument>['spans
         b = k
         break
       }
-    if (b + 2 >= t.length || t[b].text !== '(' || !YEAR.test(t[b + 1].text) || t[b + 2].text !== ')' || t[b + 1].sent !== t[b].sent) continue
+    if (b + 2 >= t.length || t[b].text !== '(' || !YEAR.test(t[b + 1].text) || t[b + 2].text !== ')' || t[b + 1].sent !== t[b].sent)
+      continue
     // A person with a year ("Bach ( 1685 )") stays one: a title of one word after a personal title is not one.
     // Persons, organizations and places with a year are as often not works (a founding, a
     // birth); nor are awards, events and laws.
     if ((s.type !== 'MISC' && s.type !== 'OBJ') || NOT_A_WORK.test(t[b - 1].text)) continue
-    let a = s.first
-    const sentFirst = doc.sentences[t[a].sent].first
-    while (a > sentFirst && (/^\p{Lu}/u.test(t[a - 1].text) || TITLE_JOINER.test(t[a - 1].text)) && !spans.some((o) => o !== s && o.first < a && o.last >= a)) a--
-    while (a < s.first && !/^[\p{Lu}\p{N}]/u.test(t[a].text)) a++
-    // A sentence-initial ordinary word is the sentence's ("In Silas Marner ( 1861 )"): only when the run
-    // goes back to the sentence's start past a joiner is that word kept ("The Turn of the Screw").
-    if (a === sentFirst && a < s.first && /^(?:In|On|At|For|From|With|By|After|Before|During|His|Her|Their|Its|Both|Then|Later|Also)$/.test(t[a].text)) {
-      a++
-      while (a < s.first && !/^[\p{Lu}\p{N}]/u.test(t[a].text)) a++
-    }
-    out.push(titled(mentionFromTokens(doc.text, t, a, b, 'OBJ')))
+    out.push(titled(mentionFromTokens(doc.text, t, titleStart(doc, s, spans), b, 'OBJ')))
   }
   return out
 }
+
+/**
+ * Where a title that the tagger's span s ends starts: run back over capitalised words and title
+ * joiners outside other spans ("The Turn of the [Screw]", "Just a [Souvenir]"), not past the
+ * sentence's start, and not taking a sentence-initial ordinary word ("In [Silas Marner]").
+ */
+function titleStart(doc: Tokenized, s: { first: number; last: number }, spans: { first: number; last: number }[]): number {
+  const t = doc.tokens
+  let a = s.first
+  const sentFirst = doc.sentences[t[a].sent].first
+  while (
+    a > sentFirst &&
+    (/^\p{Lu}/u.test(t[a - 1].text) || TITLE_JOINER.test(t[a - 1].text)) &&
+    !spans.some((o) => o !== s && o.first < a && o.last >= a)
+  )
+    a--
+  while (a < s.first && !/^[\p{Lu}\p{N}]/u.test(t[a].text)) a++
+  if (a === sentFirst && a < s.first && SENTENCE_OPENER.test(t[a].text)) {
+    a++
+    while (a < s.first && !/^[\p{Lu}\p{N}]/u.test(t[a].text)) a++
+  }
+  return a
+}
+const SENTENCE_OPENER =
+  /^(?:In|On|At|For|From|With|By|After|Before|During|His|Her|Their|Its|Both|Then|Later|Also|Since|When|While|As|It|This|That|These|Those|He|She|They|We|I|And|But|Or|So)$/
 
 const MONTH_ABBR = /^(?:Feb|Apr|Aug|Sept?|Oct|Nov|Dec)\.?$/
 
@@ -846,5 +864,14 @@ function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityTy
     if (!workCue && e.type === 'OBJ') workCue = nearWorkCue(doc, m)
     if (m.first !== doc.sentences[m.sent].first) initial = false
   }
-  return { margins: e.mentions.map((m) => m.margin ?? NaN), agreeing, sentenceInitialOnly: initial, informal: noisy, stated, titled, workCue, register }
+  return {
+    margins: e.mentions.map((m) => m.margin ?? NaN),
+    agreeing,
+    sentenceInitialOnly: initial,
+    informal: noisy,
+    stated,
+    titled,
+    workCue,
+    register,
+  }
 }
