@@ -741,7 +741,7 @@ function yearTitles(doc: Tokenized, spans: ReturnType<typeof tagDocument>['spans
  * joiners outside other spans ("The Turn of the [Screw]", "Just a [Souvenir]"), not past the
  * sentence's start, and not taking a sentence-initial ordinary word ("In [Silas Marner]").
  */
-function titleStart(doc: Tokenized, s: { first: number; last: number }, spans: { first: number; last: number }[]): number {
+export function titleStart(doc: Tokenized, s: { first: number; last: number }, spans: { first: number; last: number }[]): number {
   const t = doc.tokens
   let a = s.first
   const sentFirst = doc.sentences[t[a].sent].first
