@@ -58,7 +58,9 @@ for (const file of positionals) {
     const { spans, noisy } = tagDocument(models.tagger, doc)
     noisyDocs.all++
     if (noisy) noisyDocs.noisy++
-    const miscSpans = spans.filter((s) => s.type === 'MISC').map((s) => doc.text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end))
+    const miscSpans = spans
+      .filter((s) => s.type === 'MISC')
+      .map((s) => doc.text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end))
     const gms = goldMentions(ex).filter((m) => m.type === 'OBJ')
     for (const name of goldObj) {
       gold++
@@ -86,7 +88,9 @@ for (const file of positionals) {
         add(`boundary (as ${over.e.type})`, `${tag} ~ ${over.e.name} (${over.conf.toFixed(2)})`)
         continue
       }
-      const ms = spans.find((s) => s.type === 'MISC' && gm.some((x) => doc.tokens[s.first].start < x.end && doc.tokens[s.last - 1].end > x.start))
+      const ms = spans.find(
+        (s) => s.type === 'MISC' && gm.some((x) => doc.tokens[s.first].start < x.end && doc.tokens[s.last - 1].end > x.start),
+      )
       if (ms) {
         add('tagger MISC, boundary', `${tag} ~ ${doc.text.slice(doc.tokens[ms.first].start, doc.tokens[ms.last - 1].end)}`)
         continue
@@ -105,7 +109,14 @@ for (const file of positionals) {
       else addFp('not in gold', tag)
     }
   }
+  const tp = (cats.get('reported') ?? []).length
+  const fp = [...fps.values()].reduce((a, l) => a + l.length, 0)
+  const fpMisc = (fps.get('gold MISC') ?? []).length
+  const f1 = (p: number) => (2 * tp) / Math.max(1, tp + p + gold)
   console.log(`\n${file}: ${gold} gold object names; ${noisyDocs.noisy}/${noisyDocs.all} texts informal`)
+  console.log(
+    `  objects F1 ${f1(fp).toFixed(3)} (${tp} right, ${fp} wrong); ${f1(fp - fpMisc).toFixed(3)} if an object that is a gold miscellaneous name counted neither way`,
+  )
   for (const [c, l] of [...cats].sort((a, b) => b[1].length - a[1].length))
     console.log(`  ${c.padEnd(28)} ${String(l.length).padStart(4)}  ${l.slice(0, nEx).join(' | ')}`)
   console.log('  wrong objects reported:')
