@@ -24,8 +24,12 @@ export interface ConfidenceRow {
   y: number
 }
 
-/** Corpora that annotate objects (products, works): WNUT-17 and CrossNER; the others have none. */
-export const annotatesObjects = (source: string): boolean => source.startsWith('wnut17/') || source.startsWith('crossner/')
+/**
+ * Corpora that annotate objects (products, works): WNUT-17 and the CrossNER domains whose labels
+ * hold one (music, literature, AI: OBJECT_LABELS); the others have none (CrossNER politics and
+ * science put books and products in "misc"), so an object found there is of unknown truth.
+ */
+export const annotatesObjects = (source: string): boolean => /^(?:wnut17\/|crossner\/(?:music|literature|ai)_)/.test(source)
 
 /** Out-of-fold entity rows of the given corpora, from the fold taggers; `gold` counts the gold names per type. */
 export function outOfFoldRows(

@@ -59,6 +59,8 @@ export const CONFIDENCE_FEATURES = [
   'knownForType×OBJ',
   'trainedSameType×OBJ',
   'stated',
+  'titled×OBJ',
+  'workCue×OBJ',
   'sentenceWords',
   'capitalised',
   'capitalised²',
@@ -75,6 +77,10 @@ export interface EntityEvidence {
   informal: boolean
   /** A mention's context states the entity's type (Mention.stated). */
   stated: boolean
+  /** A mention of the entity, an object, was found by a title rule (Mention.titled). */
+  titled?: boolean
+  /** A word of works or products (album, novel, wrote, released…) stands near a mention (WORK_CUE). */
+  workCue?: boolean
   /** The document's register (registerOf). */
   register: Register
 }
@@ -127,8 +133,11 @@ export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array 
   for (let j = 0; j < 4; j++) x[k++] = j === t ? squash(max) : 0
   x[k++] = squash(mean)
   x[k++] = squash(min)
-  x[k++] = tagged.length === 0 ? 1 : 0
-  x[k++] = tagged.length < ev.margins.length ? 1 : 0
+  // A title rule's evidence is `titled×OBJ` alone: counted as a rule's too, it pulled down the
+  // weight of the other rules (whose names are right more often).
+  const titled = e.type === 'OBJ' && ev.titled === true
+  x[k++] = tagged.length === 0 && !titled ? 1 : 0
+  x[k++] = tagged.length < ev.margins.length && !titled ? 1 : 0
   x[k++] = Math.log(e.mentions.length)
   x[k++] = e.mentions.length === 1 ? 1 : 0
   x[k++] = ev.agreeing / Math.max(1, e.mentions.length)
@@ -152,6 +161,9 @@ export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array 
   x[k++] = e.type === 'OBJ' && classes & KNOWN.OBJ ? 1 : 0
   x[k++] = e.type === 'OBJ' && classes & TRAINED.OBJ ? 1 : 0
   x[k++] = ev.stated ? 1 : 0
+  // Kept apart from `stated`: a title's context says less than an apposition does.
+  x[k++] = titled ? 1 : 0
+  x[k++] = e.type === 'OBJ' && ev.workCue ? 1 : 0
   const r = ev.register
   x[k++] = r.sentenceWords
   x[k++] = r.capitalised

@@ -17,6 +17,8 @@ export interface Mention {
   margin?: number
   /** Its type is stated by its context (a title, an apposition, a bracketed acronym, a model number). */
   stated?: boolean
+  /** A title rule made it: a title after a kind of work, in a list after one, or before a year in brackets. */
+  titled?: boolean
 }
 
 export interface Entity {

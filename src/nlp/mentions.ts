@@ -168,6 +168,13 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   // A title after a kind of work ("the album Demon Days") is an object, whatever spans the tagger
   // cut there (it often splits a title at its lower-case words or runs on past it).
   const titles = noisy ? [] : workTitles(doc)
+  // So is a name the tagger found (of any type, a miscellaneous one too) right before a year in
+  // brackets ("The Turn of the Screw ( 1898 )"), run back over the title's words.
+  if (!noisy) for (const m of yearTitles(doc, tagged)) if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
+  titles.sort((x, y) => x.first - y.first)
+  // The tagger often starts a title late, at a word it reads better ("Just a [Souvenir]", "Stop
+  // the [Dominoes]"): an object's span is run back over the title's words.
+  if (!noisy) tagged = tagged.map((s) => (s.type === 'OBJ' ? { ...s, first: titleStart(doc, s, tagged) } : s))
   const spans = titles.length ? tagged.filter((s) => !titles.some((m) => s.first < m.last && s.last > m.first)) : tagged
   for (const m of titles) for (let i = m.first; i < m.last; i++) taken[i] = 1
   for (const s of spans) for (let i = s.first; i < s.last; i++) taken[i] = 1
@@ -623,33 +630,136 @@ function productNamed(doc: Tokenized, a: number, b: number): boolean {
 // Kinds of work and of musical group, written right before a title or a name ("the album Thriller",
 // "his novel Jude the Obscure", "the rock band Coroner"), or "titled" before a title.
 const WORK_KIND =
-  /^(?:album|albums|song|songs|EP|EPs|LP|mixtape|novel|novels|novella|book|books|poem|poems|magazine|film|movie|opera|titled|entitled)$/
+  /^(?:album|albums|song|songs|singles|EP|EPs|LP|mixtape|novel|novels|novella|book|books|poem|poems|magazine|film|films|movie|movies|opera|operas|titled|entitled)$/
+// The plural kinds, before a list of titles; and what introduces the list ("such as", "including").
+const WORK_KINDS = /^(?:albums|songs|singles|EPs|novels|books|poems|films|movies|operas)$/
+const LIST_CUE = /^(?:such|including|include|includes|included|:)$/
 const GROUP_KIND = /^(?:band|bands|duo|trio|quartet)$/
 // Lower-case words that may stand inside a title ("Pictures at an Exhibition", "Jude the Obscure").
 const TITLE_JOINER = /^(?:of|the|a|an|at|in|on|to|and|for|from|with|is|my|your|me|you|['’]s)$/
 
+/** The end of a title starting at token i (capitalised words or numbers, lower-case joiners inside, up to eight tokens). */
+function titleEnd(doc: Tokenized, i: number, listed = false): number {
+  const t = doc.tokens
+  let b = i + 1
+  let end = i + 1
+  while (b < t.length && b - i < 8 && t[b].sent === t[i].sent) {
+    // In a list, "and" before a capital separates two titles ("A , B and C").
+    if (listed && t[b].text === 'and' && b + 1 < t.length && /^\p{Lu}/u.test(t[b + 1].text)) break
+    // A number after a joiner is a date or a count ("… in 1895"), not the title's.
+    if (/^\p{Lu}/u.test(t[b].text) || (/^\p{N}/u.test(t[b].text) && end === b)) end = b + 1
+    else if (!TITLE_JOINER.test(t[b].text)) break
+    b++
+  }
+  return end
+}
+
+const titled = (m: Mention): Mention => ({ ...m, titled: true })
+
 /**
  * Titles after a kind of work ("the song Knowing Me , Knowing You" up to the comma, "the novel
- * Jude the Obscure"): capitalised words or numbers, with lower-case joiners inside, up to eight tokens.
+ * Jude the Obscure"); after a plural kind, a list of them ("the albums Go Plastic , Ultravisitor
+ * and Ufabulum", "albums … such as Go Plastic , Hello Everything and Damogen Furies").
  */
 function workTitles(doc: Tokenized): Mention[] {
   const t = doc.tokens
   const out: Mention[] = []
   for (let i = 1; i < t.length; i++) {
-    if (!WORK_KIND.test(t[i - 1].text) || t[i - 1].sent !== t[i].sent || !/^[\p{Lu}\p{N}]/u.test(t[i].text)) continue
-    let b = i + 1
-    let end = i + 1
-    while (b < t.length && b - i < 8 && t[b].sent === t[i].sent) {
-      // A number after a joiner is a date or a count ("… in 1895"), not the title's.
-      if (/^\p{Lu}/u.test(t[b].text) || (/^\p{N}/u.test(t[b].text) && end === b)) end = b + 1
-      else if (!TITLE_JOINER.test(t[b].text)) break
-      b++
+    if (!WORK_KIND.test(t[i - 1].text) || t[i - 1].sent !== t[i].sent) continue
+    let start = i
+    if (WORK_KINDS.test(t[i - 1].text)) {
+      // "albums to critical acclaim in the years to follow , such as": lower-case words, then a list cue.
+      let k = i
+      // Not "songs by artists including …": what follows a "by" or "with" is who made them.
+      while (
+        k < t.length &&
+        k - i < 12 &&
+        t[k].sent === t[i].sent &&
+        /^(?:\p{Ll}+|,)$/u.test(t[k].text) &&
+        !LIST_CUE.test(t[k].text) &&
+        !/^(?:by|with|from|featuring|artists|musicians|bands|singers|authors|writers)$/.test(t[k].text)
+      )
+        k++
+      if (k < t.length && t[k].sent === t[i].sent && LIST_CUE.test(t[k].text)) start = k + (/^such$/i.test(t[k].text) ? 2 : 1)
     }
-    out.push(mentionFromTokens(doc.text, t, i, end, 'OBJ'))
+    if (start >= t.length || t[start].sent !== t[i].sent || !/^[\p{Lu}\p{N}]/u.test(t[start].text)) continue
+    // After a plural kind, "and" before a capital separates two titles ("the singles The Bridge
+    // is Over and South Bronx").
+    const plural = WORK_KINDS.test(t[i - 1].text)
+    let end = titleEnd(doc, start, plural)
+    out.push(titled(mentionFromTokens(doc.text, t, start, end, 'OBJ')))
+    // The rest of a list after a plural kind: ", Title", ", and Title", "and Title".
+    if (plural) {
+      for (;;) {
+        let k = end
+        if (k < t.length && t[k].text === ',') k++
+        if (k < t.length && /^(?:and|or)$/.test(t[k].text)) k++
+        if (k === end || k >= t.length || t[k].sent !== t[i].sent || !/^\p{Lu}/u.test(t[k].text)) break
+        const e = titleEnd(doc, k, true)
+        out.push(titled(mentionFromTokens(doc.text, t, k, e, 'OBJ')))
+        end = e
+      }
+    }
     i = end - 1
   }
   return out
 }
+
+const YEAR = /^(?:1[5-9]|20)\d\d$/
+const NOT_A_WORK =
+  /^(?:Award|Awards|Prize|Medal|Fellow|Fellowship|Cup|Championship|Championships|Festival|Games|Olympics|War|Act|Tour|Treaty|Conference|Election|Revolution|Contest|Trophy|Lecture)$/
+
+/**
+ * Names the tagger found (any type) that stand right before a year in brackets ("Silas Marner (
+ * 1861 )", "Screw ( 1898 )"): works, in encyclopaedic text. The title is run back from the span
+ * over capitalised words and joiners ("The Turn of the [Screw]"), not past the sentence's start.
+ */
+function yearTitles(doc: Tokenized, spans: ReturnType<typeof tagDocument>['spans']): Mention[] {
+  const t = doc.tokens
+  const out: Mention[] = []
+  for (const s of spans) {
+    // The tagger's span may run into the bracket ("[Screw ( 1898] )").
+    let b = s.last
+    for (let k = s.first + 1; k < s.last; k++)
+      if (t[k].text === '(' && k + 1 < s.last) {
+        b = k
+        break
+      }
+    if (b + 2 >= t.length || t[b].text !== '(' || !YEAR.test(t[b + 1].text) || t[b + 2].text !== ')' || t[b + 1].sent !== t[b].sent)
+      continue
+    // A person with a year ("Bach ( 1685 )") stays one: a title of one word after a personal title is not one.
+    // Persons, organizations and places with a year are as often not works (a founding, a
+    // birth); nor are awards, events and laws.
+    if ((s.type !== 'MISC' && s.type !== 'OBJ') || NOT_A_WORK.test(t[b - 1].text)) continue
+    out.push(titled(mentionFromTokens(doc.text, t, titleStart(doc, s, spans), b, 'OBJ')))
+  }
+  return out
+}
+
+/**
+ * Where a title that the tagger's span s ends starts: run back over capitalised words and title
+ * joiners outside other spans ("The Turn of the [Screw]", "Just a [Souvenir]"), not past the
+ * sentence's start, and not taking a sentence-initial ordinary word ("In [Silas Marner]").
+ */
+export function titleStart(doc: Tokenized, s: { first: number; last: number }, spans: { first: number; last: number }[]): number {
+  const t = doc.tokens
+  let a = s.first
+  const sentFirst = doc.sentences[t[a].sent].first
+  while (
+    a > sentFirst &&
+    (/^\p{Lu}/u.test(t[a - 1].text) || TITLE_JOINER.test(t[a - 1].text)) &&
+    !spans.some((o) => o !== s && o.first < a && o.last >= a)
+  )
+    a--
+  while (a < s.first && !/^[\p{Lu}\p{N}]/u.test(t[a].text)) a++
+  if (a === sentFirst && a < s.first && SENTENCE_OPENER.test(t[a].text)) {
+    a++
+    while (a < s.first && !/^[\p{Lu}\p{N}]/u.test(t[a].text)) a++
+  }
+  return a
+}
+const SENTENCE_OPENER =
+  /^(?:In|On|At|For|From|With|By|After|Before|During|His|Her|Their|Its|Both|Then|Later|Also|Since|When|While|As|It|This|That|These|Those|He|She|They|We|I|And|But|Or|So)$/
 
 const MONTH_ABBR = /^(?:Feb|Apr|Aug|Sept?|Oct|Nov|Dec)\.?$/
 
@@ -726,15 +836,42 @@ export function entityCandidates(doc: Tokenized, tagger: TaggerModel): { entity:
   })
 }
 
+// Words that say a work or a product is talked about: its kind, or what is done with one.
+const WORK_CUE =
+  /^(?:albums?|songs?|singles?|tracks?|EPs?|LPs?|records?|novels?|novellas?|books?|poems?|stories|story|collections?|magazines?|journals?|editions?|series|trilogy|sequel|volumes?|films?|movies?|plays?|operas?|games?|apps?|software|versions?|models?|phones?|released|recorded|wrote|written|published|composed|sang|sung|starring|directed|reprinted|translated|issued|launched)$/i
+const CUE_WINDOW = 6
+
+/** A work cue in the mention's sentence within CUE_WINDOW tokens of it. */
+function nearWorkCue(doc: Tokenized, m: Mention): boolean {
+  const t = doc.tokens
+  const s = doc.sentences[m.sent]
+  for (let i = Math.max(s.first, m.first - CUE_WINDOW); i < Math.min(s.last, m.last + CUE_WINDOW); i++)
+    if ((i < m.first || i >= m.last) && WORK_CUE.test(t[i].text)) return true
+  return false
+}
+
 /** What the confidence model reads of an entity besides its name (./confidence.ts). */
 function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityType>, noisy: boolean, register: Register) {
   let agreeing = 0
   let initial = true
   let stated = false
+  let titled = false
+  let workCue = false
   for (const m of e.mentions) {
     if (tagged.get(m) === e.type) agreeing++
     if (m.stated && tagged.get(m) === e.type) stated = true
+    if (m.titled && tagged.get(m) === e.type) titled = true
+    if (!workCue && e.type === 'OBJ') workCue = nearWorkCue(doc, m)
     if (m.first !== doc.sentences[m.sent].first) initial = false
   }
-  return { margins: e.mentions.map((m) => m.margin ?? NaN), agreeing, sentenceInitialOnly: initial, informal: noisy, stated, register }
+  return {
+    margins: e.mentions.map((m) => m.margin ?? NaN),
+    agreeing,
+    sentenceInitialOnly: initial,
+    informal: noisy,
+    stated,
+    titled,
+    workCue,
+    register,
+  }
 }

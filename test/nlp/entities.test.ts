@@ -4,6 +4,7 @@ import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { REPORT_CUT } from '../../src/nlp/confidence.ts'
 import { cleanName } from '../../src/nlp/entities.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
+import { titleStart } from '../../src/nlp/mentions.ts'
 
 const { analyze, extractEntities, extractMentions } = createEngine(loadEngineModels())
 
@@ -232,6 +233,55 @@ t.test('a "person" where something is headquartered or based is a place; a produ
   t.ok(types('Hardy wrote the novel Jude the Obscure in 1895.').includes('OBJ:Jude the Obscure'))
   t.ok(types('He later toured with the band Sepultura in Brazil.').includes('ORG:Sepultura'))
   t.notOk(types('The book was written by John Smith in London.').some((m) => m.startsWith('OBJ:')))
+})
+
+t.test('titles in a list after a plural kind of work, and titles before a year in brackets, are objects', async (t) => {
+  const mentions = (text: string) => extractMentions(tokenize(text))
+  const objects = (text: string) =>
+    mentions(text)
+      .filter((m) => m.type === 'OBJ')
+      .map((m) => m.text)
+  const list = objects('He released several albums to critical acclaim, such as Go Plastic, Hello Everything and Damogen Furies.')
+  const pair = objects('The singles The Bridge is Over and South Bronx were hits.')
+  for (const title of ['The Bridge is Over', 'South Bronx']) t.ok(pair.includes(title), `${title} (got ${JSON.stringify(pair)})`)
+  for (const title of ['Go Plastic', 'Hello Everything', 'Damogen Furies'])
+    t.ok(list.includes(title), `${title} (got ${JSON.stringify(list)})`)
+  t.ok(
+    mentions('She wrote the novels Middlemarch and Romola.').every((m) => m.type !== 'OBJ' || m.titled),
+    'a title rule marks its titles',
+  )
+  // Who made the works is no title: "songs by artists including …".
+  t.notOk(
+    objects('The soundtrack featured songs by artists including Paul Kelly, Ben Lee and Evermore.').some((o) =>
+      /Kelly|Lee|Evermore/.test(o),
+    ),
+    'artists after "songs by … including" are not titles',
+  )
+  // Ordinary prose with a plural kind and no list of titles.
+  t.same(objects('Many books were sold in the shops that year, and the novels of the season were reviewed.'), [])
+  const year = mentions('His best-known work, The Turn of the Screw (1898), is a ghost story.').filter((m) => m.type === 'OBJ')
+  t.ok(
+    year.some((m) => m.text === 'The Turn of the Screw' && m.titled),
+    `the title before a year (got ${JSON.stringify(year.map((m) => m.text))})`,
+  )
+  // A person, an award or a founding with a year in brackets is no work.
+  t.notOk(
+    objects('Johann Sebastian Bach (1685) was born in Eisenach, and the Nobel Prize (1901) was first awarded in Stockholm.').length > 0,
+    'no object before a birth year or an award',
+  )
+})
+
+t.test("a tagged object's span runs back over its title's words, not over ordinary prose", async (t) => {
+  const start = (text: string, word: string) => {
+    const doc = tokenize(text)
+    const i = doc.tokens.findIndex((x) => x.text === word)
+    const a = titleStart(doc, { first: i, last: i + 1 }, [])
+    return doc.text.slice(doc.tokens[a].start, doc.tokens[i].end)
+  }
+  t.equal(start('Critics praised Just a Souvenir for its melodies.', 'Souvenir'), 'Just a Souvenir')
+  t.equal(start('The Turn of the Screw is a ghost story.', 'Screw'), 'The Turn of the Screw')
+  t.equal(start('Yesterday the band played Souvenir for an hour.', 'Souvenir'), 'Souvenir')
+  t.equal(start('In Souvenir the singer looks back.', 'Souvenir'), 'Souvenir', 'a sentence-initial ordinary word is not the title')
 })
 
 // Text of other domains than newswire: a press release with a dateline, a product review.
