@@ -17,7 +17,7 @@ import model from 'wink-eng-lite-web-model'
 import { createEngine, detectLanguage, loadEngineModels, type Engine } from '../src/nlp/index.ts'
 import { loadTagger } from '../src/nlp/tagger.ts'
 import { tokenize } from '../src/nlp/tokens.ts'
-import { goldCanon, goldMentions } from './nlp/data.ts'
+import { goldCanon, goldMentions, serviceType, unscoredKey } from './nlp/data.ts'
 import { readJsonl, type Example } from './nlp/data.ts'
 import { evalRelations } from './nlp/eval-relations.ts'
 import { foldOf, nerView, readNer } from './nlp/ner-data.ts'
@@ -99,14 +99,19 @@ class EntityScores {
   add(engine: Engine, ex: Example): void {
     const gm = goldMentions(ex)
     const doc = tokenize(ex.text)
+    const unscoredSpans = new Set((ex.entities ?? []).filter((e) => !serviceType(e.type)).map((e) => `${e.start}|${e.end}`))
     this.span.compare(
       gm.map((m) => `${m.type}|${m.start}|${m.end}`),
-      engine.extractMentions(doc).map((m) => `${m.type}|${m.start}|${m.end}`),
+      engine
+        .extractMentions(doc)
+        .filter((m) => !unscoredSpans.has(`${m.start}|${m.end}`))
+        .map((m) => `${m.type}|${m.start}|${m.end}`),
     )
-    const gold = goldCanon(ex).names
+    const { names: gold, unscored } = goldCanon(ex)
     const pred: string[] = []
     for (const e of engine.extract(doc).entities) {
       const key = `${e.type}|${e.name}`
+      if (!gold.has(key) && unscored.has(unscoredKey(e.name))) continue
       pred.push(key)
       this.conf.push({ conf: e.confidence ?? 1, correct: gold.has(key) })
     }

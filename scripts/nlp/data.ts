@@ -2,7 +2,7 @@
 import { readFileSync, existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
-import { buildEntities, type EntityType, type Mention } from '../../src/nlp/entities.ts'
+import { buildEntities, cleanName, type EntityType, type Mention } from '../../src/nlp/entities.ts'
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const DATA_DIR = process.env.TEA_DATA_DIR ?? path.resolve(REPO_ROOT, '../shared/data')
@@ -118,8 +118,17 @@ export function goldMentions(ex: Example): (Mention & { index: number })[] {
 }
 
 /** Canonical names of gold entities, merged by the same rules as the engine's own output. */
-export function goldCanon(ex: Example): { names: Set<string>; nameOf: Map<number, string>; triples: Set<string> } {
+export function goldCanon(ex: Example): {
+  names: Set<string>
+  nameOf: Map<number, string>
+  triples: Set<string>
+  unscored: Set<string>
+} {
   const ms = goldMentions(ex)
+  // Names the corpus labels MISC / Other have no service type: the data's README says to score
+  // them neither as hits nor as misses, so a reported entity of that name is left out of the score.
+  const unscored = new Set<string>()
+  for (const e of ex.entities ?? []) if (!serviceType(e.type)) unscored.add(unscoredKey(cleanName(e.text)))
   const ents = buildEntities(ms, ex.text.length)
   const nameOf = new Map<number, string>()
   const names = new Set<string>()
@@ -134,5 +143,10 @@ export function goldCanon(ex: Example): { names: Set<string>; nameOf: Map<number
     const t = nameOf.get(r.target)
     if (s && t) triples.add(`${type}|${s}|${t}`)
   }
-  return { names, nameOf, triples }
+  return { names, nameOf, triples, unscored }
+}
+
+/** Key under which a reported name matches a gold name of no service type (case, dots and a leading "the" ignored). */
+export function unscoredKey(name: string): string {
+  return name.toLowerCase().replace(/[.’']/g, '').replace(/\s+/g, ' ').trim().replace(/^the /, '')
 }
