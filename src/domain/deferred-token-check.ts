@@ -56,12 +56,6 @@ export function knownTokens(max = KNOWN_TOKENS): KnownTokens {
       return { accountId: known.accountId, plan: known.plan, limit: 0, used: 0, unverifiedTokenHash: hash }
     },
     remember(hash, { accountId, plan }) {
-      // Most look-ups are of a token already known: its entry is updated, not replaced.
-      const known = accountOf.get(hash)
-      if (known && known.accountId === accountId) {
-        if (known.plan !== plan) known.plan = plan
-        return
-      }
       accountOf.set(hash, { accountId, plan })
     },
     updatePlan(hash, plan) {

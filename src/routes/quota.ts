@@ -11,8 +11,7 @@ export function getQuota({ clock }: { clock: Clock }): OperationHandler<'getQuot
   // `resetAt` changes once a day: written once per day, not per request.
   let resetMs = NaN
   let resetAt = ''
-  // Synchronous: the answer is known at once, and an async handler would cost a promise.
-  return (request) => {
+  return async (request) => {
     const a = request.account!
     // The end of the day whose count is reported, even if midnight has passed since it was read.
     const reset = a.day ? midnightAfter(a.day) : nextUtcMidnight(clock())

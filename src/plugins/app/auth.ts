@@ -19,12 +19,7 @@ declare module 'fastify' {
     account?: Caller & { tokenId: string; tokenHash: string }
   }
   interface FastifyInstance {
-    /**
-     * Checks the request's token and sets `request.account`. Throws the 401 at once for a
-     * malformed token; returns the look-up's promise, or undefined when the check is deferred
-     * (nothing to wait for).
-     */
-    requireToken(request: FastifyRequest, opts?: { deferrable?: boolean }): Promise<void> | undefined
+    requireToken(request: FastifyRequest, opts?: { deferrable?: boolean }): Promise<void>
     /** Checks a token whose check was deferred; throws the 401 when it is not valid. */
     verifyDeferredToken(request: FastifyRequest): Promise<void>
   }
@@ -39,23 +34,20 @@ export default fp<{ clock: Clock; tokenPrefix: string }>(
     const touched = new LRUCache<string, number>({ max: 100_000 })
     const known = knownTokens()
 
-    // Plain promise chains, not async functions: each await of a nested async function costs the
-    // request a promise and a turn of the microtask queue.
-    function verify(request: FastifyRequest, hash: string): Promise<void> {
-      return authenticateHash(deps, hash).then((principal) => {
-        known.remember(hash, principal)
-        request.account = { ...principal, tokenHash: hash }
-      })
+    async function verify(request: FastifyRequest, hash: string): Promise<void> {
+      const principal = await authenticateHash(deps, hash)
+      known.remember(hash, principal)
+      request.account = { ...principal, tokenHash: hash }
     }
 
-    app.decorate('requireToken', (request: FastifyRequest, opts?: { deferrable?: boolean }) => {
+    app.decorate('requireToken', async (request: FastifyRequest, opts?: { deferrable?: boolean }) => {
       const hash = bearerTokenHash(request.headers.authorization, tokenPrefix)
       const deferred = opts?.deferrable ? known.defer(hash) : undefined
       if (deferred) {
         request.account = { ...deferred, tokenId: '', tokenHash: hash }
-        return undefined
+        return
       }
-      return verify(request, hash)
+      await verify(request, hash)
     })
 
     app.decorate('verifyDeferredToken', async (request: FastifyRequest) => {

@@ -3,7 +3,7 @@
 // the generated validator, and its security taken from the spec. An operation without a
 // handler fails at start-up instead of silently answering 404.
 import fp from 'fastify-plugin'
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import spec from '../../../generated/openapi.json' with { type: 'json' }
 import { bodyValidators } from '../../../generated/validators.js'
@@ -104,17 +104,6 @@ interface RouteOptions<Id extends OperationId> {
   tokenCheck: { deferrable: boolean }
 }
 
-/** The burst limit, after the token: `done` with its 429, or with nothing. */
-function limitRate(app: FastifyInstance, request: FastifyRequest, done: HookHandlerDoneFunction): void {
-  let refused: Error | undefined
-  try {
-    app.limitRate(request)
-  } catch (err) {
-    refused = err as Error
-  }
-  done(refused)
-}
-
 /** One operation as a Fastify route, typed by its operationId. */
 function addRoute<Id extends OperationId>(
   app: FastifyInstance,
@@ -126,18 +115,11 @@ function addRoute<Id extends OperationId>(
   app.route<OperationRoute<Id>>({
     method: method.toUpperCase(),
     url: path.replace(/\{(\w+)\}/g, ':$1'),
-    // The token, then its burst limit: both before the body is read. A callback hook: a deferred
-    // token check has nothing to wait for, and the look-up's promise is the only one made.
+    // The token, then its burst limit: both before the body is read.
     onRequest: secured
-      ? (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-          let pending: Promise<void> | undefined
-          try {
-            pending = app.requireToken(request, tokenCheck)
-          } catch (err) {
-            return done(err as Error)
-          }
-          if (pending === undefined) return limitRate(app, request, done)
-          pending.then(() => limitRate(app, request, done), done)
+      ? async (request: FastifyRequest) => {
+          await app.requireToken(request, tokenCheck)
+          app.limitRate(request)
         }
       : undefined,
     preValidation: validate
