@@ -146,6 +146,8 @@ export interface TripleScore {
   y: number
   cue: boolean
   via: boolean
+  /** The best candidate spans two sentences or more. */
+  far: boolean
 }
 
 /** The engine's triples of one document under classifier weights `w`, as decideRelations forms them. */
@@ -180,7 +182,7 @@ function docTriples(d: PreparedDoc, di: number, w: Float64Array): TripleScore[] 
       [...best.values()].some(
         (b) => b.type === x.type && b.candidate.source === x.candidate.target && b.candidate.target === x.candidate.source && !!b.cue,
       )
-    return { doc: di, domain: d.rel.domain, type: x.type, score: x.confidence, y, cue: cue && !x.via, via: !!x.via }
+    return { doc: di, domain: d.rel.domain, type: x.type, score: x.confidence, y, cue: cue && !x.via, via: !!x.via, far: x.candidate.sent !== x.candidate.sent2 }
   })
 }
 
@@ -238,13 +240,17 @@ export function trainModel(
   for (const type of CLASSIFIED) {
     const ts = oof.filter((t) => t.type === type)
     if (!ts.length) continue
-    const plain = ts.filter((t) => !t.cue && !t.via)
+    // Pairs across sentences (and places read through another) are right at other rates than
+    // pairs within one: maps of their own where there are enough of them.
+    const plain = ts.filter((t) => !t.cue && !t.via && !t.far)
     const cued = ts.filter((t) => t.cue)
     const via = ts.filter((t) => t.via)
-    calibration[type] = platt(plain.length ? plain : ts)
+    const far = ts.filter((t) => t.far && !t.cue && !t.via)
+    calibration[type] = platt(plain.length >= MIN_CUE ? plain : ts.filter((t) => !t.cue))
     const cueMap = cued.length >= MIN_CUE ? platt(cued) : pooledCue
     if (cueMap) calibration[type + '*'] = cueMap
     if (via.length >= MIN_CUE) calibration[type + '+'] = platt(via)
+    if (far.length >= MIN_CUE && plain.length >= MIN_CUE) calibration[type + '~'] = platt(far)
     const c = { calibration }
     log(
       `relations: ${type}: ${ts.length} out-of-fold triples, ${cued.length} with a cue phrase (${cued.filter((t) => t.y).length} right)${cued.length >= MIN_CUE ? '' : ', pooled cue map'}`,
@@ -260,7 +266,7 @@ export function trainModel(
         let tp = 0
         let fp = 0
         for (const t of ts) {
-          if (t.domain === dm && calibrateType(c, type, t.score, t.cue, t.via) >= th) {
+          if (t.domain === dm && calibrateType(c, type, t.score, t.cue, t.via, t.far) >= th) {
             if (t.y) tp++
             else fp++
           }
@@ -280,7 +286,7 @@ export function trainModel(
     // measured for it (in practice those with a cue phrase of the type; the rest score below).
     threshold[type] = bestF < 0.05 ? 0.1 : bestTh
   }
-  for (const t of oof) t.score = calibrateType({ calibration }, t.type, t.score, t.cue, t.via)
+  for (const t of oof) t.score = calibrateType({ calibration }, t.type, t.score, t.cue, t.via, t.far)
   const w = fit(all, opts)
   const weights = new Map<number, number>()
   for (let j = 0; j < w.length; j++) {

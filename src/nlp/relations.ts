@@ -151,8 +151,10 @@ export function candidatePairs(anchors: Anchor[][], paragraphs: Int32Array, plac
         }
     for (const x of firsts)
       for (const y of firsts) {
-        if (x === y || paragraphs[x.sent] !== paragraphs[y.sent] || together.has(pairKey(x, y)) || !inCountry(places, x.entity, y.entity))
-          continue
+        if (x === y || paragraphs[x.sent] !== paragraphs[y.sent] || together.has(pairKey(x, y))) continue
+        // A country the paragraph names contains its places and organizations, however far apart.
+        const country = y.entity.type === 'LOC' && ((y.entity.classes ?? 0) & COUNTRY_BIT) !== 0 && (x.entity.type === 'LOC' || x.entity.type === 'ORG')
+        if (!country && !inCountry(places, x.entity, y.entity)) continue
         out.push({ source: x, target: y, sent: x.sent, sent2: y.sent })
       }
   }
@@ -787,7 +789,7 @@ export function decideRelations(
   }
   return finalize(
     best,
-    (d) => (d.pattern !== undefined ? d.score : calibrateType(model, d.type, d.score, d.cue, d.via)),
+    (d) => (d.pattern !== undefined ? d.score : calibrateType(model, d.type, d.score, d.cue, d.via, d.candidate.sent !== d.candidate.sent2)),
     (d, conf) => d.pattern !== undefined || conf >= (model.threshold[d.type] ?? 0.5),
   )
 }
@@ -803,8 +805,9 @@ function span(doc: Tokenized, c: RelationCandidate): number {
 }
 
 /**
- * Confidence of a classified relation: its type's map, a separate one when a cue phrase of the
- * type matched, and another for a place read through another place.
+ * Confidence of a classified relation: its type's map (fitted on pairs within a sentence), a
+ * separate one when a cue phrase of the type matched, one for a pair across sentences and one
+ * for a place read through another place.
  */
 export function calibrateType(
   model: Pick<RelationModel, 'calibration'>,
@@ -812,9 +815,13 @@ export function calibrateType(
   score: number,
   cue = false,
   via = false,
+  far = false,
 ): number {
   const c =
-    (via ? model.calibration[type + '+'] : undefined) ?? (cue ? model.calibration[type + '*'] : undefined) ?? model.calibration[type]
+    (via ? model.calibration[type + '+'] : undefined) ??
+    (cue ? model.calibration[type + '*'] : undefined) ??
+    (far ? model.calibration[type + '~'] : undefined) ??
+    model.calibration[type]
   return c ? calibrate(c, score) : score
 }
 
