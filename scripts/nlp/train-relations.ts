@@ -182,7 +182,16 @@ function docTriples(d: PreparedDoc, di: number, w: Float64Array): TripleScore[] 
       [...best.values()].some(
         (b) => b.type === x.type && b.candidate.source === x.candidate.target && b.candidate.target === x.candidate.source && !!b.cue,
       )
-    return { doc: di, domain: d.rel.domain, type: x.type, score: x.confidence, y, cue: cue && !x.via, via: !!x.via, far: x.candidate.sent !== x.candidate.sent2 }
+    return {
+      doc: di,
+      domain: d.rel.domain,
+      type: x.type,
+      score: x.confidence,
+      y,
+      cue: cue && !x.via,
+      via: !!x.via,
+      far: x.candidate.sent !== x.candidate.sent2,
+    }
   })
 }
 
@@ -249,8 +258,13 @@ export function trainModel(
     calibration[type] = platt(plain.length >= MIN_CUE ? plain : ts.filter((t) => !t.cue))
     const cueMap = cued.length >= MIN_CUE ? platt(cued) : pooledCue
     if (cueMap) calibration[type + '*'] = cueMap
-    if (via.length >= MIN_CUE) calibration[type + '+'] = platt(via)
-    if (far.length >= MIN_CUE && plain.length >= MIN_CUE) calibration[type + '~'] = platt(far)
+    // A map of their own only where it rises with the score (no positive across sentences
+    // fits a falling line).
+    const rising = (m: Calibration) => m.y[m.y.length - 1] > m.y[0]
+    const viaMap = via.length >= MIN_CUE ? platt(via) : undefined
+    if (viaMap && rising(viaMap)) calibration[type + '+'] = viaMap
+    const farMap = far.length >= MIN_CUE && plain.length >= MIN_CUE ? platt(far) : undefined
+    if (farMap && rising(farMap)) calibration[type + '~'] = farMap
     const c = { calibration }
     log(
       `relations: ${type}: ${ts.length} out-of-fold triples, ${cued.length} with a cue phrase (${cued.filter((t) => t.y).length} right)${cued.length >= MIN_CUE ? '' : ', pooled cue map'}`,

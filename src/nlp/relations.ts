@@ -153,7 +153,8 @@ export function candidatePairs(anchors: Anchor[][], paragraphs: Int32Array, plac
       for (const y of firsts) {
         if (x === y || paragraphs[x.sent] !== paragraphs[y.sent] || together.has(pairKey(x, y))) continue
         // A country the paragraph names contains its places and organizations, however far apart.
-        const country = y.entity.type === 'LOC' && ((y.entity.classes ?? 0) & COUNTRY_BIT) !== 0 && (x.entity.type === 'LOC' || x.entity.type === 'ORG')
+        const country =
+          y.entity.type === 'LOC' && ((y.entity.classes ?? 0) & COUNTRY_BIT) !== 0 && (x.entity.type === 'LOC' || x.entity.type === 'ORG')
         if (!country && !inCountry(places, x.entity, y.entity)) continue
         out.push({ source: x, target: y, sent: x.sent, sent2: y.sent })
       }
@@ -713,8 +714,8 @@ export function typedCandidates(
     matched: number[]
     patternOnly?: TypedCandidate['patternOnly']
   }[] = []
-  // What the other mentions of the same entity pair say (a document states a fact once and
-  // names the pair again elsewhere): the cue phrases and words between them, by entity pair.
+  // What other sentences say of the same entity pair (a document states a fact once and names
+  // the pair again elsewhere): the cue phrases and words between its mentions there.
   type Said = { c: RelationCandidate; words: number[]; pats: number[] }
   const bags = new Map<Entity, Map<Entity, Said[]>>()
   for (const c of candidates) {
@@ -739,7 +740,7 @@ export function typedCandidates(
     const cues = types ? types.filter((t) => matched.some((k) => PATTERNS[k].type === t)) : []
     const feats = types ? relationFeatures(doc, words, c, anchors, ctx, matched, places) : []
     if (types) {
-      const others = (bags.get(c.source.entity)?.get(c.target.entity) ?? []).filter((o) => o.c !== c)
+      const others = (bags.get(c.source.entity)?.get(c.target.entity) ?? []).filter((o) => o.c.sent !== c.sent)
       const tp = feats[1]
       feats.push(feat(R.bagN, Math.min(others.length, 3), tp))
       const pats = new Set<number>()
@@ -789,7 +790,8 @@ export function decideRelations(
   }
   return finalize(
     best,
-    (d) => (d.pattern !== undefined ? d.score : calibrateType(model, d.type, d.score, d.cue, d.via, d.candidate.sent !== d.candidate.sent2)),
+    (d) =>
+      d.pattern !== undefined ? d.score : calibrateType(model, d.type, d.score, d.cue, d.via, d.candidate.sent !== d.candidate.sent2),
     (d, conf) => d.pattern !== undefined || conf >= (model.threshold[d.type] ?? 0.5),
   )
 }
