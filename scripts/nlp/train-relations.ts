@@ -145,6 +145,9 @@ export interface TripleScore {
   score: number
   y: number
   cue: boolean
+  via: boolean
+  /** The best candidate spans two sentences or more. */
+  far: boolean
 }
 
 /** The engine's triples of one document under classifier weights `w`, as decideRelations forms them. */
@@ -179,7 +182,16 @@ function docTriples(d: PreparedDoc, di: number, w: Float64Array): TripleScore[] 
       [...best.values()].some(
         (b) => b.type === x.type && b.candidate.source === x.candidate.target && b.candidate.target === x.candidate.source && !!b.cue,
       )
-    return { doc: di, domain: d.rel.domain, type: x.type, score: x.confidence, y, cue }
+    return {
+      doc: di,
+      domain: d.rel.domain,
+      type: x.type,
+      score: x.confidence,
+      y,
+      cue: cue && !x.via,
+      via: !!x.via,
+      far: x.candidate.sent !== x.candidate.sent2,
+    }
   })
 }
 
@@ -237,11 +249,22 @@ export function trainModel(
   for (const type of CLASSIFIED) {
     const ts = oof.filter((t) => t.type === type)
     if (!ts.length) continue
-    const plain = ts.filter((t) => !t.cue)
+    // Pairs across sentences (and places read through another) are right at other rates than
+    // pairs within one: maps of their own where there are enough of them.
+    const plain = ts.filter((t) => !t.cue && !t.via && !t.far)
     const cued = ts.filter((t) => t.cue)
-    calibration[type] = platt(plain.length ? plain : ts)
+    const via = ts.filter((t) => t.via)
+    const far = ts.filter((t) => t.far && !t.cue && !t.via)
+    calibration[type] = platt(plain.length >= MIN_CUE ? plain : ts.filter((t) => !t.cue))
     const cueMap = cued.length >= MIN_CUE ? platt(cued) : pooledCue
     if (cueMap) calibration[type + '*'] = cueMap
+    // A map of their own only where it rises with the score (no positive across sentences
+    // fits a falling line).
+    const rising = (m: Calibration) => m.y[m.y.length - 1] > m.y[0]
+    const viaMap = via.length >= MIN_CUE ? platt(via) : undefined
+    if (viaMap && rising(viaMap)) calibration[type + '+'] = viaMap
+    const farMap = far.length >= MIN_CUE && plain.length >= MIN_CUE ? platt(far) : undefined
+    if (farMap && rising(farMap)) calibration[type + '~'] = farMap
     const c = { calibration }
     log(
       `relations: ${type}: ${ts.length} out-of-fold triples, ${cued.length} with a cue phrase (${cued.filter((t) => t.y).length} right)${cued.length >= MIN_CUE ? '' : ', pooled cue map'}`,
@@ -257,7 +280,7 @@ export function trainModel(
         let tp = 0
         let fp = 0
         for (const t of ts) {
-          if (t.domain === dm && calibrateType(c, type, t.score, t.cue) >= th) {
+          if (t.domain === dm && calibrateType(c, type, t.score, t.cue, t.via, t.far) >= th) {
             if (t.y) tp++
             else fp++
           }
@@ -277,7 +300,7 @@ export function trainModel(
     // measured for it (in practice those with a cue phrase of the type; the rest score below).
     threshold[type] = bestF < 0.05 ? 0.1 : bestTh
   }
-  for (const t of oof) t.score = calibrateType({ calibration }, t.type, t.score, t.cue)
+  for (const t of oof) t.score = calibrateType({ calibration }, t.type, t.score, t.cue, t.via, t.far)
   const w = fit(all, opts)
   const weights = new Map<number, number>()
   for (let j = 0; j < w.length; j++) {

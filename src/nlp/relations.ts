@@ -151,8 +151,11 @@ export function candidatePairs(anchors: Anchor[][], paragraphs: Int32Array, plac
         }
     for (const x of firsts)
       for (const y of firsts) {
-        if (x === y || paragraphs[x.sent] !== paragraphs[y.sent] || together.has(pairKey(x, y)) || !inCountry(places, x.entity, y.entity))
-          continue
+        if (x === y || paragraphs[x.sent] !== paragraphs[y.sent] || together.has(pairKey(x, y))) continue
+        // A country the paragraph names contains its places and organizations, however far apart.
+        const country =
+          y.entity.type === 'LOC' && ((y.entity.classes ?? 0) & COUNTRY_BIT) !== 0 && (x.entity.type === 'LOC' || x.entity.type === 'ORG')
+        if (!country && !inCountry(places, x.entity, y.entity)) continue
         out.push({ source: x, target: y, sent: x.sent, sent2: y.sent })
       }
   }
@@ -474,6 +477,9 @@ const R = {
   sentPos: 46,
   place: 47,
   far2: 48,
+  bagPat: 49,
+  bagBw: 50,
+  bagN: 51,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -662,6 +668,8 @@ export interface Decision {
   type: RelationType
   confidence: number
   candidate: RelationCandidate
+  /** Read through another place (closePlaces). */
+  via?: boolean
 }
 
 /** A candidate scored for one type, before calibration: what training and decisions share. */
@@ -674,6 +682,8 @@ export interface Scored {
   pattern?: number
   /** The candidate matches a cue phrase of the type. */
   cue?: boolean
+  /** A place read through another one (A in B, B in C: A in C), see closePlaces. */
+  via?: boolean
 }
 
 /**
@@ -698,21 +708,51 @@ export function typedCandidates(
   words: Uint32Array,
   places?: PlaceTable,
 ): TypedCandidate[] {
-  const out: TypedCandidate[] = []
+  const kept: {
+    c: RelationCandidate
+    types: RelationType[] | undefined
+    matched: number[]
+    patternOnly?: TypedCandidate['patternOnly']
+  }[] = []
+  // What other sentences say of the same entity pair (a document states a fact once and names
+  // the pair again elsewhere): the cue phrases and words between its mentions there.
+  type Said = { c: RelationCandidate; words: number[]; pats: number[] }
+  const bags = new Map<Entity, Map<Entity, Said[]>>()
   for (const c of candidates) {
     if (!argumentFits(c.source.entity) || !argumentFits(c.target.entity)) continue
     const types = LEARNED_TYPES[c.source.entity.type + '>' + c.target.entity.type]
     const matched = matchingPatterns(doc, c)
     const patternOnly = patternOnlyMatch(c, matched)
     if (!types && !patternOnly) continue
+    kept.push({ c, types, matched, patternOnly })
+    if (!types || c.sent !== c.sent2) continue
+    let m = bags.get(c.source.entity)
+    if (!m) bags.set(c.source.entity, (m = new Map<Entity, Said[]>()))
+    let l = m.get(c.target.entity)
+    if (!l) m.set(c.target.entity, (l = []))
+    const [a, b] = c.source.first < c.target.first ? [c.source, c.target] : [c.target, c.source]
+    const ws: number[] = []
+    if (b.first - a.last <= 12) for (let i = a.last; i < b.first; i++) ws.push(words[i])
+    l.push({ c, words: ws, pats: matched })
+  }
+  const out: TypedCandidate[] = []
+  for (const { c, types, matched, patternOnly } of kept) {
     const cues = types ? types.filter((t) => matched.some((k) => PATTERNS[k].type === t)) : []
-    out.push({
-      candidate: c,
-      types: types ?? [],
-      feats: types ? relationFeatures(doc, words, c, anchors, ctx, matched, places) : [],
-      cues,
-      patternOnly,
-    })
+    const feats = types ? relationFeatures(doc, words, c, anchors, ctx, matched, places) : []
+    if (types) {
+      const others = (bags.get(c.source.entity)?.get(c.target.entity) ?? []).filter((o) => o.c.sent !== c.sent)
+      const tp = feats[1]
+      feats.push(feat(R.bagN, Math.min(others.length, 3), tp))
+      const pats = new Set<number>()
+      const ws = new Set<number>()
+      for (const o of others) {
+        for (const k of o.pats) pats.add(k)
+        for (const w of o.words) ws.add(w)
+      }
+      for (const k of pats) feats.push(feat(R.bagPat, k, tp))
+      for (const w of ws) feats.push(feat(R.bagBw, w, tp))
+    }
+    out.push({ candidate: c, types: types ?? [], feats, cues, patternOnly })
   }
   return out
 }
@@ -750,7 +790,8 @@ export function decideRelations(
   }
   return finalize(
     best,
-    (d) => (d.pattern !== undefined ? d.score : calibrateType(model, d.type, d.score, d.cue)),
+    (d) =>
+      d.pattern !== undefined ? d.score : calibrateType(model, d.type, d.score, d.cue, d.via, d.candidate.sent !== d.candidate.sent2),
     (d, conf) => d.pattern !== undefined || conf >= (model.threshold[d.type] ?? 0.5),
   )
 }
@@ -765,10 +806,62 @@ function span(doc: Tokenized, c: RelationCandidate): number {
   return b.end - a.start
 }
 
-/** Confidence of a classified relation: its type's map, a separate one when a cue phrase of the type matched. */
-export function calibrateType(model: Pick<RelationModel, 'calibration'>, type: RelationType, score: number, cue = false): number {
-  const c = (cue ? model.calibration[type + '*'] : undefined) ?? model.calibration[type]
+/**
+ * Confidence of a classified relation: its type's map (fitted on pairs within a sentence), a
+ * separate one when a cue phrase of the type matched, one for a pair across sentences and one
+ * for a place read through another place.
+ */
+export function calibrateType(
+  model: Pick<RelationModel, 'calibration'>,
+  type: RelationType,
+  score: number,
+  cue = false,
+  via = false,
+  far = false,
+): number {
+  const c =
+    (via ? model.calibration[type + '+'] : undefined) ??
+    (cue ? model.calibration[type + '*'] : undefined) ??
+    (far ? model.calibration[type + '~'] : undefined) ??
+    model.calibration[type]
   return c ? calibrate(c, score) : score
+}
+
+/** Classifier probability under which a place pair is no step of a chain (closePlaces). */
+const HOP_MIN = 0.05
+/** Rounds of closePlaces: a town in its county, state and country. */
+const HOPS = 2
+
+/**
+ * A place in a place in a place: where A is in B and B in C (as scored), A in C with the product
+ * of the two scores, unless the pair's own score is higher (then it stands). A document names
+ * the town with its region and the region with its country, and means the town in the country
+ * too; such pairs are far apart, often in no one sentence.
+ */
+export function closePlaces(best: Map<string, Scored>): void {
+  for (let round = 0; round < HOPS; round++) {
+    const from = new Map<Entity, Scored[]>()
+    for (const d of best.values()) {
+      if (d.type !== 'located_in' || d.score < HOP_MIN) continue
+      const l = from.get(d.candidate.source.entity)
+      if (l) l.push(d)
+      else from.set(d.candidate.source.entity, [d])
+    }
+    const add = new Map<string, Scored>()
+    for (const l of from.values())
+      for (const d1 of l)
+        for (const d2 of from.get(d1.candidate.target.entity) ?? []) {
+          const a = d1.candidate.source
+          const c = d2.candidate.target
+          if (a.entity === c.entity) continue
+          const score = d1.score * d2.score
+          const k = tripleKey(a.entity, 'located_in', c.entity)
+          if ((best.get(k)?.score ?? -1) >= score || (add.get(k)?.score ?? -1) >= score) continue
+          add.set(k, { type: 'located_in', score, candidate: { source: a, target: c, sent: a.sent, sent2: c.sent }, via: true })
+        }
+    if (!add.size) return
+    for (const [k, d] of add) best.set(k, d)
+  }
 }
 
 /**
@@ -784,6 +877,7 @@ export function finalize(
     const [src, type, tgt] = k.split('\u0000')
     return tgt + '\u0000' + type + '\u0000' + src
   }
+  closePlaces(best)
   for (const [k, d] of best) {
     if (!SYMMETRIC.has(d.type)) continue
     const r = best.get(reverse(k))
@@ -807,7 +901,7 @@ export function finalize(
       if (r && (r.score > d.score || (r.score === d.score && reverse(k) < k))) continue
     }
     const conf = confidence(d)
-    if (report(d, conf)) out.push({ type: d.type, confidence: conf, candidate: d.candidate })
+    if (report(d, conf)) out.push({ type: d.type, confidence: conf, candidate: d.candidate, via: d.via })
   }
   return out
 }
