@@ -283,7 +283,14 @@ export function priorOf(doc: Tokenized, info: DocInfo, tags: Int32Array): Prior 
  * Decodes a document in `passes` passes: with two, the second reads the first's tags elsewhere in
  * the document (priorOf). `margins` are the last pass's.
  */
-export function decodeDocument(doc: Tokenized, info: DocInfo, score: Scorer, skip: SkipWords, passes: number, margins?: Float32Array): Int32Array {
+export function decodeDocument(
+  doc: Tokenized,
+  info: DocInfo,
+  score: Scorer,
+  skip: SkipWords,
+  passes: number,
+  margins?: Float32Array,
+): Int32Array {
   if (passes < 2) return decode(doc, info, score, skip, undefined, margins)
   const first = decode(doc, info, score, skip)
   return decode(doc, info, score, skip, undefined, margins, priorOf(doc, info, first))
@@ -476,5 +483,13 @@ export function loadTagger(path: string | URL): TaggerModel {
     phrases[k] = gz[2 * k]
     classes[k] = gz[2 * k + 1]
   }
-  return buildModel(features, q, new IdIntMap(phrases, classes), new IdIndex(sk), buildClusterIndex(cw, cc), header.scale, header.passes ?? 1)
+  return buildModel(
+    features,
+    q,
+    new IdIntMap(phrases, classes),
+    new IdIndex(sk),
+    buildClusterIndex(cw, cc),
+    header.scale,
+    header.passes ?? 1,
+  )
 }
