@@ -330,7 +330,8 @@ export function trainNer(opts: NerTrainOptions): void {
 
   const objectStep = Number(process.env.TEA_OBJECT_STEP ?? OBJECT_STEP)
   const passes = Number(process.env.TEA_PASSES ?? PASSES)
-  console.log(`ner: ${passes} decoding pass(es)`)
+  const pass1Learns = process.env.TEA_PASS1_LEARN !== '0'
+  console.log(`ner: ${passes} decoding pass(es)${passes > 1 && pass1Learns ? ', both learning' : ''}`)
   const r = rng(opts.seed)
   const order = data.flatMap((_, i) => new Array<number>(repeat[i]).fill(i))
   const devSet = opts.dev ? readNer(opts.dev).map((ex) => prepare(ex, gazetteer, clusters)) : []
@@ -353,39 +354,34 @@ export function trainNer(opts: NerTrainOptions): void {
         for (const k of rows[i]) for (let t = 0, b = k * NTAGS; t < NTAGS; t++) scores[t] += w[b + t]
         for (const k of dynIds) for (let t = 0, b = k * NTAGS; t < NTAGS; t++) scores[t] += w[b + t]
       }
-      // The first of two passes only tags (no update); the second reads it and learns.
-      const prior = passes > 1 ? priorOf(d.doc, d.info, decode(d.doc, d.info, scorer, skip)) : undefined
-      decode(
-        d.doc,
-        d.info,
-        scorer,
-        skip,
-        (i, _dyn, pred) => {
-          c++
-          const g = d.gold[i]
-          if (d.ignore[i] || pred === g) return
-          // An unlabeled token predicted as a name: the gold O there may be a missing annotation.
-          if (g === 0 && d.unlabeled?.[i]) return
-          // A MISC of a corpus without objects read as an object: either may be right.
-          if (d.miscMayBeObject && g >= MISC_TAG0 && g < MISC_TAG0 + 4 && pred === g - MISC_TAG0 + OBJ_TAG0) return
-          errors++
-          const st = g >= OBJ_TAG0 ? objectStep : 1
-          for (const k of rows[i]) {
-            w[k * NTAGS + g] += st
-            u[k * NTAGS + g] += st * c
-            w[k * NTAGS + pred] -= st
-            u[k * NTAGS + pred] -= st * c
-          }
-          for (const k of dynIds) {
-            w[k * NTAGS + g] += st
-            u[k * NTAGS + g] += st * c
-            w[k * NTAGS + pred] -= st
-            u[k * NTAGS + pred] -= st * c
-          }
-        },
-        undefined,
-        prior,
-      )
+      const learn = (i: number, _dyn: number[], pred: number): void => {
+        c++
+        const g = d.gold[i]
+        if (d.ignore[i] || pred === g) return
+        // An unlabeled token predicted as a name: the gold O there may be a missing annotation.
+        if (g === 0 && d.unlabeled?.[i]) return
+        // A MISC of a corpus without objects read as an object: either may be right.
+        if (d.miscMayBeObject && g >= MISC_TAG0 && g < MISC_TAG0 + 4 && pred === g - MISC_TAG0 + OBJ_TAG0) return
+        errors++
+        const st = g >= OBJ_TAG0 ? objectStep : 1
+        for (const k of rows[i]) {
+          w[k * NTAGS + g] += st
+          u[k * NTAGS + g] += st * c
+          w[k * NTAGS + pred] -= st
+          u[k * NTAGS + pred] -= st * c
+        }
+        for (const k of dynIds) {
+          w[k * NTAGS + g] += st
+          u[k * NTAGS + g] += st * c
+          w[k * NTAGS + pred] -= st
+          u[k * NTAGS + pred] -= st * c
+        }
+      }
+      // With two passes the first learns too (TEA_PASS1_LEARN=0: it only tags), so that the
+      // weights also tag well where the second pass has nothing from elsewhere (a short text, a
+      // name mentioned once); the second reads the first's tags and learns from them.
+      const prior = passes > 1 ? priorOf(d.doc, d.info, decode(d.doc, d.info, scorer, skip, pass1Learns ? learn : undefined)) : undefined
+      decode(d.doc, d.info, scorer, skip, learn, undefined, prior)
     }
     const avg = averaged(w, u, c, names.length)
     const dev = devSet.length ? spanF1(devSet, names, avg, gazetteer, skip, clusters, passes) : ''

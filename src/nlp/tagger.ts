@@ -197,7 +197,8 @@ export function decode(
  * What a first pass said elsewhere in the document, per token, for the second pass (codes of
  * the `glob` and `globRun` features, 0 for none): `word`, how the other tokens of the same
  * lower-case word (name-like) were tagged (majority type, its count up to 3, whether this token is
- * capitalised, whether a capitalised occurrence elsewhere was left outside every name); `run`, how
+ * capitalised, whether a capitalised occurrence elsewhere was left outside every name; or that
+ * it was written capitalised elsewhere and never tagged); `run`, how
  * the same capitalised run was tagged as a whole name elsewhere (majority type, count, the
  * token's place in the run). The token's own tags are left out: the second pass should learn
  * from the other mentions (a name's first mention from its later ones), not copy itself.
@@ -206,6 +207,9 @@ export interface Prior {
   word: Int32Array
   run: Int32Array
 }
+
+/** Code of `word` for a word written capitalised elsewhere and tagged nowhere (plus this token's capStart). */
+const UNTAGGED_ELSEWHERE = 1 + 2 * 2 * 4 * TYPES.length
 
 export function priorOf(doc: Tokenized, info: DocInfo, tags: Int32Array): Prior {
   const n = tags.length
@@ -257,7 +261,8 @@ export function priorOf(doc: Tokenized, info: DocInfo, tags: Int32Array): Prior 
         }
         const u = (untagged.get(l) ?? 0) - (own[i] < 0 && info.capStart[i] ? 1 : 0)
         if (best >= 0) word[i] = 1 + (((best * 4 + Math.min(bc, 3)) * 2 + info.capStart[i]) * 2 + (u > 0 ? 1 : 0))
-      }
+        else if (u > 0) word[i] = UNTAGGED_ELSEWHERE + info.capStart[i]
+      } else if ((untagged.get(l) ?? 0) - (info.capStart[i] ? 1 : 0) > 0) word[i] = UNTAGGED_ELSEWHERE + info.capStart[i]
     }
     const rh = info.runHash[i]
     if (rh) {
