@@ -100,7 +100,7 @@ export const OBJECT_STEP = 1
  * word or name elsewhere in it (priorOf in src/nlp/tagger.ts), as in training, where only the
  * second pass updates the weights. `TEA_PASSES` overrides it, for experiments.
  */
-export const PASSES = 2
+export const PASSES = 1
 
 const MISC_TAG0 = 1 + 4 * TYPES.indexOf('MISC')
 const OBJ_TAG0 = 1 + 4 * TYPES.indexOf('OBJ')
