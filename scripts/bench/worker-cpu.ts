@@ -4,7 +4,7 @@
 // worker itself. Prints one JSON line per window of `window` seconds (the warm-up curve) and a
 // summary of the measured windows.
 // Usage: node [flags] --import tsx scripts/bench/worker-cpu.ts '<json spec>'
-//   {"mode":"inprocess"|"worker","chars":2000,"seconds":20,"warmup":5,"window":5,"workers":1,"young":16,"old":256}
+//   {"mode":"inprocess"|"worker","chars":2000,"seconds":20,"warmup":5,"window":5,"workers":1,"young":16,"old":256,"perWorker":1}
 import { readFileSync, readdirSync } from 'node:fs'
 import { Piscina } from 'piscina'
 import { bundleEntry } from '../../src/bundle.mjs'
@@ -18,6 +18,8 @@ interface Spec {
   workers?: number
   young?: number
   old?: number
+  /** Tasks handed to each worker at once: 2 sends the next while one runs (the worker then never sleeps between tasks). */
+  perWorker?: number
 }
 const spec = { workers: 1, young: 16, old: 256, window: 5, warmup: 5, ...(JSON.parse(process.argv[2] ?? '{}') as Partial<Spec>) } as Spec
 
@@ -72,7 +74,7 @@ if (spec.mode === 'inprocess') {
     filename,
     minThreads: spec.workers,
     maxThreads: spec.workers,
-    concurrentTasksPerWorker: 1,
+    concurrentTasksPerWorker: spec.perWorker ?? 1,
     idleTimeout: Number.POSITIVE_INFINITY,
     resourceLimits: { maxOldGenerationSizeMb: spec.old, maxYoungGenerationSizeMb: spec.young },
   })
@@ -84,13 +86,13 @@ if (spec.mode === 'inprocess') {
         count.done++
       }
     }
-    await Promise.all(Array.from({ length: spec.workers ?? 1 }, lane))
+    await Promise.all(Array.from({ length: (spec.workers ?? 1) * (spec.perWorker ?? 1) }, lane))
   }
   // Load the workers (the model) before anything is measured.
   await Promise.all(Array.from({ length: spec.workers ?? 1 }, () => p.run({ text: nextText(), options: { language: 'en' } })))
 }
 
-const windows: { t: number; n: number; extractUs: number; otherUs: number; processUs: number }[] = []
+const windows: { t: number; n: number; extractUs: number; mainUs: number; otherUs: number; processUs: number }[] = []
 const start = performance.now()
 const total = spec.warmup + spec.seconds
 for (let t = 0; t < total; t += spec.window) {
@@ -111,10 +113,13 @@ for (let t = 0; t < total; t += spec.window) {
           .slice(0, spec.workers)
   const ex = extracting.reduce((s, x) => s + x.d, 0)
   const all = deltas.reduce((s, x) => s + x.d, 0)
+  const main = deltas.find((x) => x.tid === process.pid)?.d ?? 0
   const w = {
     t: Math.round((performance.now() - start) / 1000),
     n: count.done,
     extractUs: (ex * 1e6) / count.done,
+    /** This main thread (in worker mode: sending tasks and taking answers). */
+    mainUs: (main * 1e6) / count.done,
     otherUs: ((all - ex) * 1e6) / count.done,
     processUs: (cpu.user + cpu.system) / count.done,
   }
@@ -128,6 +133,7 @@ process.stdout.write(
     spec,
     execArgv: process.execArgv.filter((a) => !a.includes('tsx')),
     extractUs: med(measured.map((w) => w.extractUs)),
+    mainUs: med(measured.map((w) => w.mainUs)),
     otherUs: med(measured.map((w) => w.otherUs)),
     processUs: med(measured.map((w) => w.processUs)),
     rss: Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024,
