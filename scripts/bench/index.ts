@@ -120,6 +120,17 @@ function startCommand(script: string): { env: Record<string, string>; nodeArgs: 
 }
 const START = startCommand((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start)
 
+/**
+ * The in-process extraction baselines run with the server's process settings (`npm start`'s
+ * environment and node flags: --single-threaded-gc, the heap sizes), so that a ratio to them
+ * compares the same V8 garbage collector and heap: with V8's defaults the baseline's scavenges
+ * ran partly on helper threads (not counted in its main thread, which the worker row divides
+ * by) and in a young generation up to twice the server's. `--baseline-flags default` runs them
+ * with Node's defaults instead, as before.
+ */
+const BASELINE: [string[], Record<string, string>] =
+  args.includes('--baseline-flags') && args[args.indexOf('--baseline-flags') + 1] === 'default' ? [[], {}] : [START.nodeArgs, START.env]
+
 // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the servers
 // (the nodes, and the bare and floor baselines).
 const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)
@@ -178,9 +189,13 @@ interface LoadResult {
   timeouts?: number
 }
 
-function runNode(argv: string[]): Promise<LoadResult> {
+function runNode(argv: string[], nodeArgs: string[] = [], env: Record<string, string> = {}): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...argv], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ...argv], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     children.push(child)
     let out = ''
     child.stdout.on('data', (c) => (out += c))
@@ -640,11 +655,11 @@ async function main() {
   ] as const) {
     if (!runs(label === '2,000' ? 'extract2k' : 'extract30k')) continue
     const inprocess = async () =>
-      (await runNode(['scripts/bench/inprocess.ts', 'analyze', join(tmp, file), String(DURATION)])) as LoadResult & {
+      (await runNode(['scripts/bench/inprocess.ts', 'analyze', join(tmp, file), String(DURATION)], ...BASELINE)) as LoadResult & {
         cpuUs: number
         mainCpuUs: number
       }
-    const wink = await runNode(['scripts/bench/inprocess.ts', 'wink', join(tmp, file), String(DURATION)])
+    const wink = await runNode(['scripts/bench/inprocess.ts', 'wink', join(tmp, file), String(DURATION)], ...BASELINE)
     record(`wink readDoc in-process, 1 thread (${label} chars)`, wink)
     // What this machine gives when every core extracts at once, with nothing else running: the
     // ceiling the pool can approach (cores share caches, memory bandwidth and the host).
@@ -684,6 +699,13 @@ async function main() {
         headline(`extraction CPU in a worker ÷ in process (${label}`, http.cpu.workerCpu / inproc.mainCpuUs, http.cpu.load)
     }
     medianOfRounds(`uncached POST /v1/analyze (${label} chars), ratio of req/s to ${WORKERS} × in-process`, rates, 'secondary')
+    const mem = rssOf(node.child.pid!)
+    rows.push({
+      scenario: `peak RSS, one node with ${WORKERS} workers (after the uncached ${label}-character analyses)`,
+      result: { rps: NaN, p50: NaN, p99: NaN, total: 0 },
+      note: `${fmt(mem.peak / 2 ** 20)} MB peak (VmHWM), ${fmt(mem.rss / 2 ** 20)} MB now`,
+    })
+    log(`peak RSS ${fmt(mem.peak / 2 ** 20)} MB`)
   }
 
   // 3. GET /v1/quota latency alone vs under a saturating uncached analysis load. Both loads first
@@ -856,7 +878,9 @@ async function finish(loadAtStart: number) {
       START.env,
     )
       .map(([k, v]) => `${k}=${v} `)
-      .join('')}node ${[...START.nodeArgs, START.entry].join(' ')}, LOG_LEVEL=${LOG_LEVEL}; ` +
+      .join(
+        '',
+      )}node ${[...START.nodeArgs, START.entry].join(' ')}, LOG_LEVEL=${LOG_LEVEL}; in-process baselines: ${BASELINE[0].length ? "the server's flags" : "Node's default flags"}; ` +
       `1-min load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end (other work on the machine skews the figures)\n`,
   )
 }

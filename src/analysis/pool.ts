@@ -63,6 +63,11 @@ async function workerFile(opts: PoolOptions): Promise<string> {
  * per worker at the same CPU per analysis (figures: docs/performance.md). 256 MB is several times
  * a 30,000-character analysis' need; a worker that exceeds it anyway is stopped by V8 and
  * replaced like a crashed one.
+ * V8 lets its command-line flags override an isolate's limits: under `npm start`'s
+ * `--max-old-space-size=512 --max-semi-space-size=8` every worker has a 512 MB old generation
+ * and 8 MB semi-spaces (the young generation of 16 MB below gives the same 8 MB semi-spaces:
+ * V8 takes a third of it and rounds up to a power of two). These limits hold where the process
+ * runs without those flags (tests, tools, another start command).
  */
 export const WORKER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } as const
 
