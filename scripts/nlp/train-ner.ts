@@ -29,7 +29,8 @@ import { foldOf, readNer } from './ner-data.ts'
  * informal text (features/document.ts, isNoisy); BTC twice (with newswire fourteen times, so that the
  * newswire decisions hold) for the Twitter names. The small corpora of a domain (CrossNER: 27k tokens in
  * all; SEC) are repeated so that their domain is not drowned. All chosen on dev figures
- * (CoNLL-2003 dev above all; docs/experiments/multi-domain-tagger.md).
+ * (CoNLL-2003 dev above all; BTC's on its three-fold CV figure too;
+ * docs/experiments/multi-domain-tagger.md).
  * `TEA_REPEAT_<NAME>` (the folder's name in capitals) overrides one, for experiments.
  */
 export const SOURCE_REPEAT: Record<string, number> = {
