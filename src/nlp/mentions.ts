@@ -146,21 +146,37 @@ function tagMentions(doc: Tokenized, tagger: TaggerModel): { mentions: Mention[]
   const { spans, noisy, margins } = tagDocument(tagger, doc)
   const mentions = ruledMentions(doc, spans, noisy, ruleContext(tagger))
   // Each mention's margin: the least of the tagger's span it overlaps (rules make the others).
-  // A miscellaneous span is no evidence for any type of ours: a mention over it is a rule's.
+  // A miscellaneous span is no evidence for any type of ours: a mention over it is a rule's. Nor
+  // is a span of another type evidence for the type a rule's context stated ("Kecskemet ( a town
+  // in… )" tagged an organization).
   const spanMin = new Float32Array(doc.tokens.length).fill(NaN)
+  const spanType: (EntityType | undefined)[] = Array.from({ length: doc.tokens.length }, () => undefined)
   for (const s of spans) {
     if (s.type === 'MISC') continue
     let m = Infinity
     for (let i = s.first; i < s.last; i++) m = Math.min(m, margins[i])
-    for (let i = s.first; i < s.last; i++) spanMin[i] = m
+    for (let i = s.first; i < s.last; i++) {
+      spanMin[i] = m
+      spanType[i] = s.type
+    }
   }
   for (const m of mentions) {
     let best = NaN
-    for (let i = m.first; i < m.last; i++) if (!Number.isNaN(spanMin[i]) && !(spanMin[i] <= best)) best = spanMin[i]
+    for (let i = m.first; i < m.last; i++)
+      if (!Number.isNaN(spanMin[i]) && !(spanMin[i] <= best) && !(m.stated && spanType[i] !== m.type)) best = spanMin[i]
     if (!Number.isNaN(best)) m.margin = best
+  }
+  // An acronym the rules read off the name before it has that name's evidence, not the tagger's
+  // own (often slight) guess at the acronym.
+  for (const m of mentions) {
+    const name = ACRONYM_OF.get(m)
+    if (name) m.margin = name.margin
   }
   return { mentions, noisy }
 }
+
+/** The name each bracketed acronym mention spells (set by ruledMentions, read by tagMentions). */
+const ACRONYM_OF = new WeakMap<Mention, Mention>()
 
 function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['spans'], noisy: boolean, ctx: RuleContext): Mention[] {
   const out: Mention[] = []
@@ -181,7 +197,14 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   // Tokens the tagger read as a miscellaneous name (none of ours), which a place's context can claim.
   const misc = new Uint8Array(doc.tokens.length)
   for (const s of spans) if (s.type === 'MISC') for (let i = s.first; i < s.last; i++) misc[i] = 1
+  // Tokens the tagger gave a span of their own, which a rule on the name before may type (an
+  // acronym in brackets, a state abbreviation: the tagger often tags them, with little margin or
+  // the wrong type); and the spans such a rule has taken over.
+  const lone = new Uint8Array(doc.tokens.length)
+  for (const s of spans) if (s.last - s.first === 1) lone[s.first] = 1
+  const claimed = new Set<number>()
   for (const s of spans) {
+    if (claimed.has(s.first)) continue
     if (s.type === 'MISC') {
       // "the French Government", "the Chinese Foreign Ministry": a nationality and an
       // untagged capitalised institution are an organization's name.
@@ -294,6 +317,12 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       type = 'LOC'
       stated = true
     }
+    // "Kecskemet ( a town in Hungary )", "Lutsk , a city in Ukraine": what the name is described
+    // as is a place, whatever type the tagger gave it.
+    if (type !== 'LOC' && !stated && !noisy && placeApposition(doc, a, b, ctx)) {
+      type = 'LOC'
+      stated = true
+    }
     // "the [12th] Brigade": an ordinal before a military unit's name belongs to it.
     if (
       type === 'ORG' &&
@@ -330,13 +359,14 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
         type = 'PER'
       }
     }
-    // An untagged US state abbreviation after a place and a comma is a place too ("Gunnison ,
-    // Colo."); a one-word "person" or "organization" right before one is a place ("Jackson , Wyo.").
+    // A US state abbreviation after a place and a comma is a place too ("Gunnison , Colo."),
+    // untagged or tagged alone, whatever its type; a one-word "person" or "organization" right
+    // before one is a place ("Jackson , Wyo.").
     const st = b + 1
     if (
       !noisy &&
       st < doc.tokens.length &&
-      !taken[st] &&
+      (!taken[st] || lone[st]) &&
       doc.tokens[b].text === ',' &&
       doc.tokens[st].sent === doc.tokens[a].sent &&
       STATE_ABBR.test(doc.tokens[st].text) &&
@@ -344,23 +374,29 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     ) {
       out.push({ ...mentionFromTokens(doc.text, doc.tokens, a, b, 'LOC'), stated: true })
       out.push({ ...mentionFromTokens(doc.text, doc.tokens, st, st + 1, 'LOC'), stated: true })
+      if (taken[st]) claimed.add(st)
       continue
     }
-    // "the General Accounting Office ( GAO )": an untagged acronym in brackets right after an
-    // organization's name is an organization too, and confirms the name.
+    // "the General Accounting Office ( GAO )": an acronym in brackets right after an
+    // organization's name, untagged or tagged alone, is an organization too, and confirms the name.
     const acronym =
       type === 'ORG' &&
       !noisy &&
       b + 2 < doc.tokens.length &&
       doc.tokens[b].text === '(' &&
       doc.tokens[b + 2].text === ')' &&
-      !taken[b + 1] &&
+      (!taken[b + 1] || lone[b + 1]) &&
       doc.tokens[b + 1].sent === doc.tokens[a].sent &&
       isAcronymOf(doc, a, b, doc.tokens[b + 1].text, ctx)
     const m = mentionFromTokens(doc.text, doc.tokens, a, b, type)
     if (stated || acronym) m.stated = true
     out.push(m)
-    if (acronym) out.push({ ...mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'), stated: true })
+    if (acronym) {
+      const short: Mention = { ...mentionFromTokens(doc.text, doc.tokens, b + 1, b + 2, 'ORG'), stated: true }
+      ACRONYM_OF.set(short, m)
+      out.push(short)
+      if (taken[b + 1]) claimed.add(b + 1)
+    }
   }
   const added = noisy ? [] : untaggedNames(doc, taken, misc, ctx)
   for (const m of titles) added.push(m)
@@ -468,8 +504,9 @@ function seatName(doc: Tokenized, a: number, b: number): boolean {
 
 /**
  * Names the tagger left untagged that their context gives away: an ordinal and a military unit
- * ("the U.S. 6th Fleet"), and one to three title-case words before a comma and a US state
- * abbreviation ("their hometown of Grants , N.M."), with the abbreviation itself if untagged.
+ * ("the U.S. 6th Fleet"), one to three title-case words before a comma and a US state
+ * abbreviation ("their hometown of Grants , N.M."), with the abbreviation itself if untagged, and
+ * a product's name and model number after an article ("the PlayStation 5").
  */
 function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array, ctx: RuleContext): Mention[] {
   const t = doc.tokens
@@ -482,6 +519,13 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array, ctx:
       out.push(mentionFromTokens(doc.text, t, i, j, 'ORG'))
       for (let k = i; k < j; k++) taken[k] = 1
       i = j - 1
+      continue
+    }
+    const e = untaggedModelEnd(doc, i, taken, ctx)
+    if (e > 0) {
+      out.push({ ...mentionFromTokens(doc.text, t, i, e, 'OBJ'), stated: true })
+      for (let k = i; k < e; k++) taken[k] = 1
+      i = e - 1
       continue
     }
     // A name the tagger called miscellaneous before ", N.M." is a place all the same.
@@ -614,6 +658,33 @@ function modelNumberEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array)
   if (b - a > 2 || b >= t.length || taken[b] || t[b].sent !== t[a].sent) return -1
   if (!MODEL_NUMBER.test(t[b].text) || quantity(b + 1)) return -1
   return b + 1
+}
+
+/** A capitalised word, or one with a capital inside ("iPhone"). */
+const PRODUCT_WORD = /^(?:\p{Lu}|\p{Ll}+\p{Lu})/u
+
+/**
+ * Untagged from token i: one or two capitalised words after an article, then a model number, as
+ * modelNumberEnd reads it ("the PlayStation 5", "a Boeing 747"): the end of the product's name, or
+ * -1. Not when a word is an ordinary one, unless the words are a known name ("the Chapter 11
+ * filing", "the Top 10", "the Category 5 storm" name no product).
+ */
+function untaggedModelEnd(doc: Tokenized, i: number, taken: Uint8Array, ctx: RuleContext): number {
+  const t = doc.tokens
+  if (i === 0 || !ARTICLE.test(t[i - 1].text) || t[i - 1].sent !== t[i].sent) return -1
+  let j = i
+  while (j < t.length && j - i < 2 && !taken[j] && t[j].sent === t[i].sent && PRODUCT_WORD.test(t[j].text) && !MODEL_NUMBER.test(t[j].text))
+    j++
+  if (j === i || j >= t.length || taken[j] || t[j].sent !== t[i].sent || !MODEL_NUMBER.test(t[j].text)) return -1
+  if (j + 1 < t.length && t[j + 1].sent === t[i].sent && QUANTITY_AFTER.test(t[j + 1].text)) return -1
+  const ws: string[] = []
+  let ordinary = false
+  for (let k = i; k < j; k++) {
+    ws.push(t[k].text.toLowerCase())
+    if (wordGaz(ctx, t[k].text) & GAZ_COMMON) ordinary = true
+  }
+  if (ordinary && !(ctx.gaz(ws) & GAZ_KNOWN_NAME)) return -1
+  return j + 1
 }
 
 const PRODUCT_KIND =

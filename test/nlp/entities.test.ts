@@ -220,6 +220,33 @@ t.test('a name whose apposition calls it a place is a place; other appositions d
   t.ok(types('They met in Lutsk, a city in western Ukraine.').includes('LOC:Lutsk'))
   t.notOk(types('He speaks German (the language of his mother) at home.').some((m) => m.startsWith('LOC:German')))
   t.notOk(types('We played Monopoly, a game of chance, all night.').includes('LOC:Monopoly'))
+  // Whatever type the tagger gave the name; an apposition that names no place leaves it be.
+  t.ok(types('Officials in Georgetown, a city in Guyana, said the road was closed.').includes('LOC:Georgetown'))
+  t.notOk(types('Microsoft, a company in Redmond, said sales rose.').includes('LOC:Microsoft'))
+  t.notOk(types('Angela Merkel, a leader in Europe, spoke on Monday.').some((m) => m.startsWith('LOC:Angela')))
+})
+
+t.test('an acronym in brackets or a state abbreviation, tagged alone, is typed by the name before it', async (t) => {
+  const types = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text}`)
+  const acr = types('The National Transportation Safety Board (NTSB) opened an inquiry.')
+  t.ok(acr.includes('ORG:NTSB'), `NTSB (got ${JSON.stringify(acr)})`)
+  t.equal(acr.filter((m) => m.endsWith(':NTSB')).length, 1, 'one mention of the acronym')
+  // Brackets that do not spell the name's initials are left to the tagger.
+  t.notOk(types('The National Transportation Safety Board (Washington) opened an inquiry.').includes('ORG:Washington'))
+  const st = types('He grew up in Gallup, N.M. and later moved away.')
+  t.ok(st.includes('LOC:Gallup') && st.includes('LOC:N.M.'), `Gallup, N.M. (got ${JSON.stringify(st)})`)
+  t.equal(st.filter((m) => m.endsWith(':N.M.')).length, 1, 'one mention of the abbreviation')
+})
+
+t.test('an untagged name and model number after an article is a product; ordinary words with a number are not', async (t) => {
+  const objects = (text: string) =>
+    extractMentions(tokenize(text))
+      .filter((m) => m.type === 'OBJ')
+      .map((m) => m.text)
+  t.same(objects('The firm sought the Chapter 11 protection of the court.'), [])
+  t.same(objects('The storm grew into the Category 5 hurricane overnight.'), [])
+  t.same(objects('She finished in the Top 10 again this year.'), [])
+  t.same(objects('The Giants beat the Dodgers 5 to 3 on Sunday.'), [])
 })
 
 t.test('a "person" where something is headquartered or based is a place; a product has a model number', async (t) => {
