@@ -16,6 +16,7 @@ import { createRepositories } from '../../src/db/repositories/index.ts'
 import { createAccount } from '../../src/domain/accounts.ts'
 import { createToken } from '../../src/domain/tokens.ts'
 import { freePort, startThrowawayPostgres } from '../../test/production/helpers/throwaway-postgres.ts'
+import { makeText } from './texts.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const args = process.argv.slice(2)
@@ -48,23 +49,6 @@ const cleanups: (() => Promise<void> | void)[] = []
 
 function log(msg: string) {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`)
-}
-
-// ---- texts ----
-const SENTENCES = [
-  'Tim Cook is the chief executive of Apple, which is based in Cupertino, California.',
-  'Apple acquired Beats Electronics in 2014 for about three billion dollars.',
-  'Analysts in London said the company would open a new office in Berlin next year.',
-  'Satya Nadella, who leads Microsoft, met Angela Merkel in Munich on Tuesday.',
-  'Toyota builds the Corolla at its plant in Georgetown, Kentucky.',
-  'The European Central Bank in Frankfurt kept interest rates unchanged.',
-  'Maria Schmidt works for Siemens and lives in Hamburg with her family.',
-  'Shares of Tesla fell after Elon Musk sold part of his stake in the company.',
-]
-function makeText(length: number): string {
-  let s = ''
-  for (let i = 0; s.length < length; i++) s += SENTENCES[(i * 5 + Math.floor(i / 8)) % SENTENCES.length] + ' '
-  return s.slice(0, length)
 }
 
 // ---- processes ----

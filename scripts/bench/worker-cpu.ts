@@ -8,6 +8,7 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { Piscina } from 'piscina'
 import { bundleEntry } from '../../src/bundle.mjs'
+import { makeText } from './texts.ts'
 
 interface Spec {
   mode: 'inprocess' | 'worker'
@@ -23,20 +24,7 @@ interface Spec {
 }
 const spec = { workers: 1, young: 16, old: 256, window: 5, warmup: 5, ...(JSON.parse(process.argv[2] ?? '{}') as Partial<Spec>) } as Spec
 
-// The bench's texts (scripts/bench/index.ts, makeText).
-const SENTENCES = [
-  'Tim Cook is the chief executive of Apple, which is based in Cupertino, California.',
-  'Apple acquired Beats Electronics in 2014 for about three billion dollars.',
-  'Analysts in London said the company would open a new office in Berlin next year.',
-  'Satya Nadella, who leads Microsoft, met Angela Merkel in Munich on Tuesday.',
-  'Toyota builds the Corolla at its plant in Georgetown, Kentucky.',
-  'The European Central Bank in Frankfurt kept interest rates unchanged.',
-  'Maria Schmidt works for Siemens and lives in Hamburg with her family.',
-  'Shares of Tesla fell after Elon Musk sold part of his stake in the company.',
-]
-let base = ''
-for (let i = 0; base.length < spec.chars; i++) base += SENTENCES[(i * 5 + Math.floor(i / 8)) % SENTENCES.length] + ' '
-base = base.slice(0, spec.chars)
+const base = makeText(spec.chars)
 let n = 0
 const nextText = () => {
   const prefix = `Item ${n++}. `
