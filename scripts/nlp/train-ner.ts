@@ -16,7 +16,7 @@ import { docInfo, type DocInfo } from '../../src/nlp/features/document.ts'
 import { NTAGS, TYPES } from '../../src/nlp/features/tags.ts'
 import { featureList, staticFeatures } from '../../src/nlp/features/tagger.ts'
 import { buildClusters } from './clusters.ts'
-import { buildModel, decode, decodeDocument, encodeTagger, modelScorer, priorOf, spans, type Scorer } from '../../src/nlp/tagger.ts'
+import { buildModel, decode, encodeTagger, modelScorer, spans } from '../../src/nlp/tagger.ts'
 import { buildGazetteer } from './gazetteer.ts'
 import { informalDocs, syntheticDocs } from './synthetic.ts'
 import { REPO_ROOT, TAGGER_LABEL, readJsonl, rng, shuffle, type Example } from './data.ts'
@@ -96,13 +96,6 @@ export const MISC_HOLDS_OBJECTS = new Set<string>()
  * (docs/experiments/objects.md). 1 reproduces tea-extract-2.0.0's tagger.
  */
 export const OBJECT_STEP = 1
-
-/**
- * Decoding passes: with 2 the second pass of each document reads how the first tagged the same
- * word or name elsewhere in it (priorOf in src/nlp/tagger.ts), as in training, where only the
- * second pass updates the weights. `TEA_PASSES` overrides it, for experiments.
- */
-export const PASSES = 1
 
 const MISC_TAG0 = 1 + 4 * TYPES.indexOf('MISC')
 const OBJ_TAG0 = 1 + 4 * TYPES.indexOf('OBJ')
@@ -331,9 +324,6 @@ export function trainNer(opts: NerTrainOptions): void {
   }
 
   const objectStep = Number(process.env.TEA_OBJECT_STEP ?? OBJECT_STEP)
-  const passes = Number(process.env.TEA_PASSES ?? PASSES)
-  const pass1Learns = process.env.TEA_PASS1_LEARN !== '0'
-  console.log(`ner: ${passes} decoding pass(es)${passes > 1 && pass1Learns ? ', both learning' : ''}`)
   const r = rng(opts.seed)
   const order = data.flatMap((_, i) => new Array<number>(repeat[i]).fill(i))
   const devSet = opts.dev ? readNer(opts.dev).map((ex) => prepare(ex, gazetteer, clusters)) : []
@@ -345,48 +335,48 @@ export function trainNer(opts: NerTrainOptions): void {
       const rows = feats[di]
       let dynIds: number[] = []
       const dynBuf: number[] = []
-      const scorer: Scorer = (i, dyn, scores) => {
-        scores.fill(0)
-        dynBuf.length = 0
-        for (const f of dyn) {
-          const k = idOf(f)
-          if (k >= 0) dynBuf.push(k)
-        }
-        dynIds = dynBuf
-        for (const k of rows[i]) for (let t = 0, b = k * NTAGS; t < NTAGS; t++) scores[t] += w[b + t]
-        for (const k of dynIds) for (let t = 0, b = k * NTAGS; t < NTAGS; t++) scores[t] += w[b + t]
-      }
-      const learn = (i: number, _dyn: number[], pred: number): void => {
-        c++
-        const g = d.gold[i]
-        if (d.ignore[i] || pred === g) return
-        // An unlabeled token predicted as a name: the gold O there may be a missing annotation.
-        if (g === 0 && d.unlabeled?.[i]) return
-        // A MISC of a corpus without objects read as an object: either may be right.
-        if (d.miscMayBeObject && g >= MISC_TAG0 && g < MISC_TAG0 + 4 && pred === g - MISC_TAG0 + OBJ_TAG0) return
-        errors++
-        const st = g >= OBJ_TAG0 ? objectStep : 1
-        for (const k of rows[i]) {
-          w[k * NTAGS + g] += st
-          u[k * NTAGS + g] += st * c
-          w[k * NTAGS + pred] -= st
-          u[k * NTAGS + pred] -= st * c
-        }
-        for (const k of dynIds) {
-          w[k * NTAGS + g] += st
-          u[k * NTAGS + g] += st * c
-          w[k * NTAGS + pred] -= st
-          u[k * NTAGS + pred] -= st * c
-        }
-      }
-      // With two passes the first learns too (TEA_PASS1_LEARN=0: it only tags), so that the
-      // weights also tag well where the second pass has nothing from elsewhere (a short text, a
-      // name mentioned once); the second reads the first's tags and learns from them.
-      const prior = passes > 1 ? priorOf(d.doc, d.info, decode(d.doc, d.info, scorer, skip, pass1Learns ? learn : undefined)) : undefined
-      decode(d.doc, d.info, scorer, skip, learn, undefined, prior)
+      decode(
+        d.doc,
+        d.info,
+        (i, dyn, scores) => {
+          scores.fill(0)
+          dynBuf.length = 0
+          for (const f of dyn) {
+            const k = idOf(f)
+            if (k >= 0) dynBuf.push(k)
+          }
+          dynIds = dynBuf
+          for (const k of rows[i]) for (let t = 0, b = k * NTAGS; t < NTAGS; t++) scores[t] += w[b + t]
+          for (const k of dynIds) for (let t = 0, b = k * NTAGS; t < NTAGS; t++) scores[t] += w[b + t]
+        },
+        skip,
+        (i, _dyn, pred) => {
+          c++
+          const g = d.gold[i]
+          if (d.ignore[i] || pred === g) return
+          // An unlabeled token predicted as a name: the gold O there may be a missing annotation.
+          if (g === 0 && d.unlabeled?.[i]) return
+          // A MISC of a corpus without objects read as an object: either may be right.
+          if (d.miscMayBeObject && g >= MISC_TAG0 && g < MISC_TAG0 + 4 && pred === g - MISC_TAG0 + OBJ_TAG0) return
+          errors++
+          const st = g >= OBJ_TAG0 ? objectStep : 1
+          for (const k of rows[i]) {
+            w[k * NTAGS + g] += st
+            u[k * NTAGS + g] += st * c
+            w[k * NTAGS + pred] -= st
+            u[k * NTAGS + pred] -= st * c
+          }
+          for (const k of dynIds) {
+            w[k * NTAGS + g] += st
+            u[k * NTAGS + g] += st * c
+            w[k * NTAGS + pred] -= st
+            u[k * NTAGS + pred] -= st * c
+          }
+        },
+      )
     }
     const avg = averaged(w, u, c, names.length)
-    const dev = devSet.length ? spanF1(devSet, names, avg, gazetteer, skip, clusters, passes) : ''
+    const dev = devSet.length ? spanF1(devSet, names, avg, gazetteer, skip, clusters) : ''
     console.log(`ner: epoch ${epoch} errors ${errors} ${dev} (${Math.round((Date.now() - t0) / 1000)} s)`)
     // `TEA_NER_SNAPSHOTS=1` also writes each epoch's model (ner-e<N>.bin.gz), to choose the epoch count in one run.
     if (process.env.TEA_NER_SNAPSHOTS && epoch < opts.epochs) write(avg, opts.out.replace(/\.bin\.gz$/, `-e${epoch}.bin.gz`))
@@ -403,7 +393,7 @@ export function trainNer(opts: NerTrainOptions): void {
     }
     const outW = new Float32Array(keep.length * NTAGS)
     keep.forEach((k, j) => outW.set(avg.subarray(k * NTAGS, (k + 1) * NTAGS), j * NTAGS))
-    const file = encodeTagger(Int32Array.from(keep.map((k) => names[k])), outW, gazetteer, skip, clusterArrays, passes)
+    const file = encodeTagger(Int32Array.from(keep.map((k) => names[k])), outW, gazetteer, skip, clusterArrays)
     writeFileSync(out, file)
     console.log(`ner: wrote ${path.relative(REPO_ROOT, out)} (${keep.length} features, ${(file.length / 1e6).toFixed(2)} MB)`)
   }
@@ -423,14 +413,13 @@ function spanF1(
   gazetteer: Gazetteer,
   skip: Set<number>,
   clusters: ClusterIndex,
-  passes: number,
 ): string {
-  const model = buildModel(names, avg, gazetteer, skip, clusters, 1, passes)
+  const model = buildModel(names, avg, gazetteer, skip, clusters)
   let tp = 0,
     fp = 0,
     fn = 0
   for (const d of set) {
-    const tags = decodeDocument(d.doc, d.info, modelScorer(model, d.doc, d.info), skip, passes)
+    const tags = decode(d.doc, d.info, modelScorer(model, d.doc, d.info), skip)
     const pred = new Set(
       spans(tags)
         .filter((s) => s.type !== 'MISC' && s.type !== 'OBJ')

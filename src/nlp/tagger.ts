@@ -37,8 +37,6 @@ export interface TaggerModel {
   skip: SkipWords
   /** Word clusters, absent in models trained without them. */
   clusters?: ClusterIndex
-  /** 2: a second pass reads the first pass's tags elsewhere in the document (priorOf); 1 for older models. */
-  passes: number
 }
 
 export function buildModel(
@@ -48,7 +46,6 @@ export function buildModel(
   skip: SkipWords,
   clusters?: ClusterIndex,
   scale = 1,
-  passes = 1,
 ): TaggerModel {
   let cap = 1024
   while (cap < features.length * 2) cap *= 2
@@ -60,7 +57,7 @@ export function buildModel(
     slots[2 * h] = features[r]
     slots[2 * h + 1] = r
   }
-  return { slots, mask, weights, scale, outside: outsideColumns(weights, scale), gazetteer, skip, clusters, passes }
+  return { slots, mask, weights, scale, outside: outsideColumns(weights, scale), gazetteer, skip, clusters }
 }
 
 /**
@@ -106,7 +103,6 @@ export function decode(
   skip: SkipWords,
   onStep?: (i: number, dynamic: number[], predicted: number) => void,
   margins?: Float32Array,
-  prior?: Prior,
 ): Int32Array {
   const tags = new Int32Array(doc.tokens.length)
   const history = new Map<string, Int32Array>()
@@ -151,7 +147,7 @@ export function decode(
             runHist = k
           }
       }
-      dynamicFeatures(p1, p2, info.hShape[i], hist, runHist, dyn, prior ? prior.word[i] : 0, prior ? prior.run[i] : 0)
+      dynamicFeatures(p1, p2, info.hShape[i], hist, runHist, dyn)
       const allowed = ALLOWED_TAGS[(p1 + 1) * 2 + (i === s.last - 1 ? 1 : 0)]
       score(i, dyn, scores, allowed)
       let bestTag = 0
@@ -191,114 +187,6 @@ export function decode(
     }
   }
   return tags
-}
-
-/**
- * What a first pass said elsewhere in the document, per token, for the second pass (codes of
- * the `glob` and `globRun` features, 0 for none): `word`, how the other tokens of the same
- * lower-case word (name-like) were tagged (majority type, its count up to 3, whether this token is
- * capitalised, whether a capitalised occurrence elsewhere was left outside every name; or that
- * it was written capitalised elsewhere and never tagged); `run`, how
- * the same capitalised run was tagged as a whole name elsewhere (majority type, count, the
- * token's place in the run). The token's own tags are left out: the second pass should learn
- * from the other mentions (a name's first mention from its later ones), not copy itself.
- */
-export interface Prior {
-  word: Int32Array
-  run: Int32Array
-}
-
-/** Code of `word` for a word written capitalised elsewhere and tagged nowhere (plus this token's capStart). */
-const UNTAGGED_ELSEWHERE = 1 + 2 * 2 * 4 * TYPES.length
-
-export function priorOf(doc: Tokenized, info: DocInfo, tags: Int32Array): Prior {
-  const n = tags.length
-  const word = new Int32Array(n)
-  const run = new Int32Array(n)
-  const nt = TYPES.length
-  // Per token, the type of the span it is in (-1 none) and that span's phrase hash.
-  const own = new Int8Array(n).fill(-1)
-  const ownPhrase = new Uint32Array(n)
-  const wordCounts = new Map<string, Int32Array>()
-  const untagged = new Map<string, number>()
-  const runCounts = new Map<number, Int32Array>()
-  for (const s of spans(tags)) {
-    const type = TYPES.indexOf(s.type)
-    let ph = 0
-    for (let k = s.first; k < s.last; k++) ph = k === s.first ? info.hLower[k] : fnv(info.lower[k], fnv(' ', ph))
-    let rc = runCounts.get(ph)
-    if (!rc) runCounts.set(ph, (rc = new Int32Array(nt)))
-    rc[type]++
-    for (let k = s.first; k < s.last; k++) {
-      own[k] = type
-      ownPhrase[k] = ph
-    }
-  }
-  const nameLike = new Uint8Array(n)
-  for (let i = 0; i < n; i++) {
-    if (!HISTORY_WORD.test(doc.tokens[i].text)) continue
-    nameLike[i] = 1
-    const l = info.lower[i]
-    if (own[i] >= 0) {
-      let c = wordCounts.get(l)
-      if (!c) wordCounts.set(l, (c = new Int32Array(nt)))
-      c[own[i]]++
-    } else if (info.capStart[i]) untagged.set(l, (untagged.get(l) ?? 0) + 1)
-  }
-  for (let i = 0; i < n; i++) {
-    if (nameLike[i]) {
-      const l = info.lower[i]
-      const c = wordCounts.get(l)
-      if (c) {
-        let best = -1
-        let bc = 0
-        for (let t = 0; t < nt; t++) {
-          const v = c[t] - (own[i] === t ? 1 : 0)
-          if (v > bc) {
-            bc = v
-            best = t
-          }
-        }
-        const u = (untagged.get(l) ?? 0) - (own[i] < 0 && info.capStart[i] ? 1 : 0)
-        if (best >= 0) word[i] = 1 + (((best * 4 + Math.min(bc, 3)) * 2 + info.capStart[i]) * 2 + (u > 0 ? 1 : 0))
-        else if (u > 0) word[i] = UNTAGGED_ELSEWHERE + info.capStart[i]
-      } else if ((untagged.get(l) ?? 0) - (info.capStart[i] ? 1 : 0) > 0) word[i] = UNTAGGED_ELSEWHERE + info.capStart[i]
-    }
-    const rh = info.runHash[i]
-    if (rh) {
-      const c = runCounts.get(rh)
-      if (c) {
-        let best = -1
-        let bc = 0
-        for (let t = 0; t < nt; t++) {
-          const v = c[t] - (own[i] === t && ownPhrase[i] === rh ? 1 : 0)
-          if (v > bc) {
-            bc = v
-            best = t
-          }
-        }
-        if (best >= 0) run[i] = 1 + ((best * 4 + Math.min(bc, 3)) * 8 + (info.capRun[i] & 7))
-      }
-    }
-  }
-  return { word, run }
-}
-
-/**
- * Decodes a document in `passes` passes: with two, the second reads the first's tags elsewhere in
- * the document (priorOf). `margins` are the last pass's.
- */
-export function decodeDocument(
-  doc: Tokenized,
-  info: DocInfo,
-  score: Scorer,
-  skip: SkipWords,
-  passes: number,
-  margins?: Float32Array,
-): Int32Array {
-  if (passes < 2) return decode(doc, info, score, skip, undefined, margins)
-  const first = decode(doc, info, score, skip)
-  return decode(doc, info, score, skip, undefined, margins, priorOf(doc, info, first))
 }
 
 /** Entity spans (token ranges) from a BILOU tag sequence. */
@@ -412,8 +300,7 @@ export function tagDocument(model: TaggerModel, doc: Tokenized) {
   const info = docInfo(doc, model.gazetteer, model.clusters)
   // Tokens left O without scoring keep a margin of 0; no span covers them.
   const margins = new Float32Array(doc.tokens.length)
-  const tags = decodeDocument(doc, info, modelScorer(model, doc, info), model.skip, model.passes, margins)
-  return { spans: spans(tags), noisy: info.noisy, margins }
+  return { spans: spans(decode(doc, info, modelScorer(model, doc, info), model.skip, undefined, margins)), noisy: info.noisy, margins }
 }
 
 // Model file: gzip( uint32 header length | JSON header | int32 feature ids | int16 weights |
@@ -428,8 +315,6 @@ interface Header {
   gazetteer: number
   skip: number
   clusters: number
-  /** Decoding passes (see decodeDocument); absent in one-pass models. */
-  passes?: number
 }
 
 /** Word clusters as stored: parallel arrays of lower-case word hashes and codes. */
@@ -444,7 +329,6 @@ export function encodeTagger(
   gazetteer: Gazetteer,
   skip: Set<number>,
   clusters: ClusterTableArrays,
-  passes = 1,
 ): Buffer {
   let max = 0
   for (const w of weights) max = Math.max(max, Math.abs(w))
@@ -466,7 +350,6 @@ export function encodeTagger(
     gazetteer: gazetteer.size,
     skip: sk.length,
     clusters: clusters.words.length,
-    ...(passes > 1 ? { passes } : {}),
   }
   return encodeModelFile(header, [features, q, gz, sk, clusters.words, clusters.codes])
 }
@@ -488,13 +371,5 @@ export function loadTagger(path: string | URL): TaggerModel {
     phrases[k] = gz[2 * k]
     classes[k] = gz[2 * k + 1]
   }
-  return buildModel(
-    features,
-    q,
-    new IdIntMap(phrases, classes),
-    new IdIndex(sk),
-    buildClusterIndex(cw, cc),
-    header.scale,
-    header.passes ?? 1,
-  )
+  return buildModel(features, q, new IdIntMap(phrases, classes), new IdIndex(sk), buildClusterIndex(cw, cc), header.scale)
 }

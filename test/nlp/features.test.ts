@@ -96,30 +96,3 @@ t.test('shapeHash is fnv of the collapsed shape string (at most six classes)', a
   ]
   for (const [w, shape] of cases) t.equal(shapeHash(w), fnv(shape), JSON.stringify(w))
 })
-
-t.test('priorOf: a token reads how the other mentions of its word and name were tagged, never its own', async (t) => {
-  const { priorOf } = await import('../../src/nlp/tagger.ts')
-  const { docInfo } = await import('../../src/nlp/features/document.ts')
-  const { TAGS } = await import('../../src/nlp/features/tags.ts')
-  const doc = tokenize('Tim Cook runs Apple. Later Cook spoke in Paris. Cook left.')
-  const info = docInfo(doc, new Map())
-  const tag = (name: string) => TAGS.indexOf(name)
-  const tags = new Int32Array(doc.tokens.length)
-  const at = (w: string, k = 0) => doc.tokens.map((x, i) => [x.text, i] as const).filter(([x]) => x === w)[k][1]
-  tags[at('Tim')] = tag('B-PER')
-  tags[at('Cook')] = tag('L-PER')
-  tags[at('Apple')] = tag('U-ORG')
-  tags[at('Cook', 1)] = tag('U-PER')
-  const prior = priorOf(doc, info, tags)
-  // Seen once elsewhere as a person: the first and the third "Cook" read it, and "Tim" never does.
-  t.not(prior.word[at('Cook')], 0)
-  // The first and second "Cook" each see one other person mention and one untagged "Cook"; the third sees two persons.
-  t.equal(prior.word[at('Cook', 1)], prior.word[at('Cook')])
-  t.not(prior.word[at('Cook', 2)], prior.word[at('Cook')])
-  t.equal(prior.word[at('Tim')], 0, 'its only mention is its own')
-  t.equal(prior.word[at('Apple')], 0)
-  t.equal(prior.word[at('Paris')], 0, 'never tagged')
-  // The one-word run "Cook" was tagged as a whole name once (the second), so the third reads it.
-  t.not(prior.run[at('Cook', 2)], 0)
-  t.equal(prior.run[at('Apple')], 0)
-})

@@ -77,8 +77,6 @@ const T = {
   nGazP1: 69,
   nC2: 70,
   nC3: 71,
-  glob: 72,
-  globRun: 73,
 } as const
 
 /**
@@ -222,26 +220,11 @@ export function staticFeatures(doc: Tokenized, info: DocInfo, i: number, list: F
   list.n = n
 }
 
-/**
- * Features that read the decisions already taken (previous tags, earlier labels of the same
- * word) and, in a second pass, how the first pass tagged the same word or name elsewhere in the
- * document (`glob`, `globRun`: codes of priorOf in ../tagger.ts, 0 for none).
- */
-export function dynamicFeatures(
-  prev1: number,
-  prev2: number,
-  shapeHash: number,
-  history: number,
-  runHistory: number,
-  out: number[],
-  glob = 0,
-  globRun = 0,
-): void {
+/** Features that read the decisions already taken (previous tags, earlier labels of the same word). */
+export function dynamicFeatures(prev1: number, prev2: number, shapeHash: number, history: number, runHistory: number, out: number[]): void {
   out.push(feat(T.tM1, prev1 + 1))
   out.push(feat(T.tM2M1, prev2 + 1, prev1 + 1))
   out.push(feat(T.tM1s, prev1 + 1, shapeHash))
   if (history >= 0) out.push(feat(T.hist, history))
   if (runHistory >= 0) out.push(feat(T.runHist, runHistory))
-  if (glob) out.push(feat(T.glob, glob))
-  if (globRun) out.push(feat(T.globRun, globRun))
 }
