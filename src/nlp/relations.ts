@@ -16,6 +16,7 @@ import type { Entity, EntityType } from './entities.ts'
 import type { RelationType } from './types.ts'
 import { feat, fnv } from './features/hashing.ts'
 import { lowerForms } from './features/document.ts'
+import { GAZ_CLASSES } from './features/lexicon.ts'
 import { calibrate, type Calibration } from './calibration.ts'
 import { IdIndex } from './tables.ts'
 
@@ -491,7 +492,7 @@ export function wordHashes(doc: Tokenized): Uint32Array {
 
 const COMMA = fnv(',')
 const POSSESSIVE = new Set([fnv("'s"), fnv('’s')])
-const COUNTRY_BIT = 1 << 1
+const COUNTRY_BIT = 1 << GAZ_CLASSES.indexOf('country')
 
 /** What the features read of the whole document: computed once per document. */
 export interface DocContext {

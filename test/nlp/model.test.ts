@@ -6,7 +6,7 @@ import { createEngine, loadEngineModels, MODEL_NAME } from '../../src/nlp/index.
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { wordHashes } from '../../src/nlp/relations.ts'
 import { inputsOf, loadSentimentModel, sentimentInput } from '../../src/nlp/sentiment.ts'
-import { goldCanon, goldMentions, hasData, readJsonl } from '../../scripts/nlp/data.ts'
+import { goldCanon, goldMentions, hasData, readJsonl, unscoredKey } from '../../scripts/nlp/data.ts'
 import { Scoreboard, isHeldOut, macroF1 } from '../../scripts/nlp/metrics.ts'
 
 const { analyze, extractMentions, targetSentiment } = createEngine(loadEngineModels())
@@ -101,4 +101,18 @@ t.test('partial labels: only capitalised tokens outside the annotated spans are 
   const p = markUnlabeled(prepare({ id: 'x', text, entities: [{ start: 0, end: 12, type: 'PER', text: 'Roger Crouch' }] }, new Map()))
   const marked = p.doc.tokens.filter((_, i) => p.unlabeled![i]).map((tok) => tok.text)
   t.same(marked, ['NASA', 'Board', 'Paris'])
+})
+
+t.test('scoring: a name the corpus labels MISC is no gold name and is set aside, not counted as a false positive', async (t) => {
+  const text = 'Apple sells iTunes gift cards; The U.S. Open is in New York.'
+  const span = (s: string, type: string) => ({ text: s, type, start: text.indexOf(s), end: text.indexOf(s) + s.length })
+  const gold = goldCanon({
+    id: 'x',
+    text,
+    entities: [span('Apple', 'ORG'), span('iTunes', 'MISC'), span('The U.S. Open', 'MISC'), span('New York', 'LOC')],
+  })
+  t.same([...gold.names].sort(), ['LOC|New York', 'ORG|Apple'])
+  t.ok(gold.unscored.has(unscoredKey('iTunes')))
+  t.ok(gold.unscored.has(unscoredKey('US Open')), 'case, dots and a leading "the" ignored')
+  t.notOk(gold.unscored.has(unscoredKey('New York')))
 })

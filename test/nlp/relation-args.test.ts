@@ -5,13 +5,19 @@ import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import {
   anchorsBySentence,
   argumentFits,
+  calibrateType,
   candidatePairs,
+  closePlaces,
   paragraphsOf,
   patternOnlyMatch,
   PATTERNS,
   RELATION_ENTITY_CUT,
+  tripleKey,
   type Anchor,
+  type Scored,
 } from '../../src/nlp/relations.ts'
+import { GAZ_CLASSES } from '../../src/nlp/features/lexicon.ts'
+import type { RelationType } from '../../src/nlp/types.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import type { Entity, EntityType } from '../../src/nlp/entities.ts'
 import { LABELS_FILE, patternConfidence } from '../../scripts/nlp/train-relations.ts'
@@ -153,4 +159,77 @@ t.test("a relation's entities are reported, also under the entity report cut", a
   })
   const names = new Set(Object.values(a.entities).flat())
   for (const r of a.relations) t.ok(names.has(r.source) && names.has(r.target), `${r.source} ${r.type} ${r.target}`)
+})
+
+t.test('a place in a place in a place: A in B and B in C give A in C, scored by the product', async (t) => {
+  const [town, county, state, country] = [
+    entity('LOC', 'Springfield'),
+    entity('LOC', 'Sangamon County'),
+    entity('LOC', 'Illinois'),
+    entity('LOC', 'United States'),
+  ]
+  const scored = (s: Entity, o: Entity, score: number, type: RelationType = 'located_in'): Scored => ({
+    type,
+    score,
+    candidate: { source: anchor(s, 0), target: anchor(o, 1), sent: 0, sent2: 0 },
+  })
+  const mapOf = (...xs: Scored[]) => new Map(xs.map((x) => [tripleKey(x.candidate.source.entity, x.type, x.candidate.target.entity), x]))
+  const key = (s: Entity, o: Entity) => tripleKey(s, 'located_in', o)
+
+  const best = mapOf(scored(town, county, 0.8), scored(county, state, 0.5), scored(state, country, 0.9))
+  closePlaces(best)
+  t.equal(best.get(key(town, state))?.score, 0.8 * 0.5, 'one step: the product of the two scores')
+  t.equal(best.get(key(town, state))?.via, true, 'marked as read through another place')
+  t.ok(Math.abs((best.get(key(town, country))?.score ?? 0) - 0.36) < 1e-9, 'two steps: the town in its country')
+
+  const own = mapOf(scored(town, county, 0.8), scored(county, state, 0.5), scored(town, state, 0.6))
+  closePlaces(own)
+  t.equal(own.get(key(town, state))?.score, 0.6, "a pair's own higher score stands")
+  t.notOk(own.get(key(town, state))?.via)
+
+  const weak = mapOf(scored(town, county, 0.04), scored(county, state, 0.9))
+  closePlaces(weak)
+  t.notOk(weak.has(key(town, state)), 'a step scored under 0.05 is no step')
+
+  const people = mapOf(scored(town, county, 0.9, 'works_for'), scored(county, state, 0.9, 'works_for'))
+  closePlaces(people)
+  t.equal(people.size, 2, 'only located_in chains')
+
+  const loop = mapOf(scored(town, county, 0.9), scored(county, town, 0.9))
+  closePlaces(loop)
+  t.notOk(loop.has(key(town, town)), 'no place in itself')
+})
+
+t.test('calibration maps: a place read through another, a cue phrase, a pair across sentences, else the type', async (t) => {
+  const step = (y: number) => ({ x: [1], y: [y] })
+  const model = {
+    calibration: {
+      located_in: step(0.1),
+      'located_in+': step(0.2),
+      'located_in*': step(0.3),
+      'located_in~': step(0.4),
+      works_for: step(0.5),
+    },
+  }
+  t.equal(calibrateType(model, 'located_in', 0.7), 0.1)
+  t.equal(calibrateType(model, 'located_in', 0.7, false, true), 0.2, 'through another place')
+  t.equal(calibrateType(model, 'located_in', 0.7, true), 0.3, 'a cue phrase matched')
+  t.equal(calibrateType(model, 'located_in', 0.7, false, false, true), 0.4, 'across sentences')
+  t.equal(calibrateType(model, 'located_in', 0.7, true, true, true), 0.2, 'the chained map first')
+  t.equal(calibrateType(model, 'works_for', 0.7, true, true, true), 0.5, 'a type without those maps takes its own')
+  t.equal(calibrateType(model, 'founded', 0.7), 0.7, 'a type without any map keeps its score')
+})
+
+t.test('a country the paragraph names is paired with its places and organizations at any distance', async (t) => {
+  const country = { ...entity('LOC', 'Freedonia'), classes: 1 << GAZ_CLASSES.indexOf('country') }
+  const org = entity('ORG', 'Acme Robotics')
+  const person = entity('PER', 'Maria Schmidt')
+  const at = (e: Entity, sent: number): Anchor => ({ entity: e, first: sent * 10, last: sent * 10 + 1, sent, pronoun: false })
+  const anchors: Anchor[][] = [[at(org, 0), at(person, 0)], [], [], [at(country, 3)]]
+  const pairs = (paragraphs: number[]) =>
+    candidatePairs(anchors, Int32Array.from(paragraphs), engine.models.relations.places)
+      .filter((c) => c.sent !== c.sent2)
+      .map((c) => `${c.source.entity.name} > ${c.target.entity.name}`)
+  t.same(pairs([0, 0, 0, 0]), ['Acme Robotics > Freedonia'], 'the organization with the country, not the person')
+  t.same(pairs([0, 0, 1, 1]), [], 'not across paragraphs')
 })
