@@ -326,6 +326,11 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       type = 'LOC'
       stated = true
     }
+    // "the Manchester Arena", "Royal Lyceum Theatre", "Carnegie Hall": a venue is a place.
+    if (type !== 'LOC' && !stated && !noisy && venueName(doc, a, b, type)) {
+      type = 'LOC'
+      stated = true
+    }
     // "the [12th] Brigade": an ordinal before a military unit's name belongs to it.
     if (
       type === 'ORG' &&
@@ -450,6 +455,23 @@ function placeApposition(doc: Tokenized, a: number, b: number, ctx: RuleContext)
   let k = b + 1
   if (/^(?:a|an|the)$/i.test(t[k].text)) k++
   return k + 1 < t.length && t[k + 1].sent === t[a].sent && PLACE_NOUN.test(t[k].text) && /^(?:of|in|near)$/.test(t[k + 1].text)
+}
+
+// Last words of a venue's name; the corpora annotate such names as places. Not Center or Club
+// (as often organizations), Theatre (a company too: "Texas Theater", the band "Dream Theater"),
+// nor Park (a surname too).
+const VENUE = /^(?:Arena|Stadium|Amphitheatre|Amphitheater|Ballroom|Coliseum|Colosseum|Hall)$/
+
+/**
+ * [a, b), two to five capitalised words ending in a venue's word ("Manchester Arena", "Clarke
+ * Stadium", "Royal Festival Hall"). A person's name ending in "Hall" stays a person's ("Arsenio
+ * Hall"): Hall is a surname too.
+ */
+function venueName(doc: Tokenized, a: number, b: number, type: EntityType): boolean {
+  const t = doc.tokens
+  if (b - a < 2 || b - a > 5 || !VENUE.test(t[b - 1].text) || (type === 'PER' && t[b - 1].text === 'Hall')) return false
+  for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !/^(?:of|the|de)$/.test(t[i].text)) return false
+  return true
 }
 
 const PLACE_HEAD = /^(?:Palace|Sea|Gulf|Bay|Isle|Strait|Cape|Lake|Mount)$/

@@ -322,6 +322,15 @@ t.test('names listed after "bands such as" or "groups including" are organizatio
   )
 })
 
+t.test('a name ending in Arena, Stadium or Hall is a place; a person named Hall stays a person', async (t) => {
+  const typed = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text}`)
+  const venues = typed('Bocelli gave two concerts in the Manchester Arena, one at Clarke Stadium and one at the Royal Albert Hall.')
+  for (const name of ['LOC:Manchester Arena', 'LOC:Clarke Stadium', 'LOC:Royal Albert Hall'])
+    t.ok(venues.includes(name), `${name} (got ${JSON.stringify(venues)})`)
+  const people = typed('Arsenio Hall hosted the show and Anthony Hall watched it at home.')
+  t.ok(people.includes('PER:Arsenio Hall') && people.includes('PER:Anthony Hall'), `persons (got ${JSON.stringify(people)})`)
+})
+
 t.test('titles listed after compositions, hits, works and the like, never after the verb', async (t) => {
   const objects = (text: string) =>
     extractMentions(tokenize(text))
