@@ -839,6 +839,11 @@ function listedNameEnd(doc: Tokenized, i: number, spans: TaggedSpan[]): number {
   let end = i + 1
   while (b < t.length && b - i < 8 && t[b].sent === t[i].sent) {
     if (/^(?:in|on|at|to|for|from|with|by)$/.test(t[b].text) && spans.some((s) => s.first === b + 1)) break
+    // A hyphen written without spaces joins the name's words ("O-Town").
+    if (t[b].text === '-' && t[b].start === t[b - 1].end && b + 1 < t.length && t[b + 1].start === t[b].end) {
+      b++
+      continue
+    }
     // A number after a joiner is a date or a count ("Korn in 1998"), not the name's.
     if (/^\p{Lu}/u.test(t[b].text) || (/^\p{N}/u.test(t[b].text) && end === b)) end = b + 1
     else if (!NAME_JOINER.test(t[b].text)) break

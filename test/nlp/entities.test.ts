@@ -309,6 +309,8 @@ t.test('names listed after "bands such as" or "groups including" are organizatio
   const mixed = typed('Synthpop groups such as Gary Numan, Ultravox, John Foxx and Soft Cell dominated the charts.')
   t.ok(mixed.includes('PER:Gary Numan') && mixed.includes('PER:John Foxx'), `persons stay persons (got ${JSON.stringify(mixed)})`)
   t.ok(mixed.includes('ORG:Ultravox'), `Ultravox (got ${JSON.stringify(mixed)})`)
+  const pop = typed('American and British groups like 98 Degrees, Westlife, O-Town and Busted gained quick popularity.')
+  for (const name of ['ORG:98 Degrees', 'ORG:O-Town', 'ORG:Busted']) t.ok(pop.includes(name), `${name} (got ${JSON.stringify(pop)})`)
   const ngo = typed('The campaign was backed by groups including Amnesty International and the Sierra Club.')
   t.ok(ngo.includes('ORG:Sierra Club'), `Sierra Club (got ${JSON.stringify(ngo)})`)
   // A year after a listed name is not the name's; ordinary prose about bands names no one.
