@@ -183,10 +183,13 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   const taken = new Uint8Array(doc.tokens.length)
   // A title after a kind of work ("the album Demon Days") is an object, whatever spans the tagger
   // cut there (it often splits a title at its lower-case words or runs on past it).
-  const titles = noisy ? [] : workTitles(doc)
+  const titles = noisy ? [] : workTitles(doc, tagged)
   // So is a name the tagger found (of any type, a miscellaneous one too) right before a year in
   // brackets ("The Turn of the Screw ( 1898 )"), run back over the title's words.
   if (!noisy) for (const m of yearTitles(doc, tagged)) if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
+  // Names listed after "bands such as" or "groups including" are organizations, whatever type
+  // the tagger gave them (bands read as persons, places or titles).
+  if (!noisy) for (const m of groupLists(doc, tagged, ctx)) if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
   titles.sort((x, y) => x.first - y.first)
   // The tagger often starts a title late, at a word it reads better ("Just a [Souvenir]", "Stop
   // the [Dominoes]"): an object's span is run back over the title's words.
@@ -323,6 +326,11 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       type = 'LOC'
       stated = true
     }
+    // "the Manchester Arena", "Royal Lyceum Theatre", "Carnegie Hall": a venue is a place.
+    if (type !== 'LOC' && !stated && !noisy && venueName(doc, a, b, type)) {
+      type = 'LOC'
+      stated = true
+    }
     // "the [12th] Brigade": an ordinal before a military unit's name belongs to it.
     if (
       type === 'ORG' &&
@@ -447,6 +455,23 @@ function placeApposition(doc: Tokenized, a: number, b: number, ctx: RuleContext)
   let k = b + 1
   if (/^(?:a|an|the)$/i.test(t[k].text)) k++
   return k + 1 < t.length && t[k + 1].sent === t[a].sent && PLACE_NOUN.test(t[k].text) && /^(?:of|in|near)$/.test(t[k + 1].text)
+}
+
+// Last words of a venue's name; the corpora annotate such names as places. Not Center or Club
+// (as often organizations), Theatre (a company too: "Texas Theater", the band "Dream Theater"),
+// nor Park (a surname too).
+const VENUE = /^(?:Arena|Stadium|Amphitheatre|Amphitheater|Ballroom|Coliseum|Colosseum|Hall)$/
+
+/**
+ * [a, b), two to five capitalised words ending in a venue's word ("Manchester Arena", "Clarke
+ * Stadium", "Royal Festival Hall"). A person's name ending in "Hall" stays a person's ("Arsenio
+ * Hall"): Hall is a surname too.
+ */
+function venueName(doc: Tokenized, a: number, b: number, type: EntityType): boolean {
+  const t = doc.tokens
+  if (b - a < 2 || b - a > 5 || !VENUE.test(t[b - 1].text) || (type === 'PER' && t[b - 1].text === 'Hall')) return false
+  for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !/^(?:of|the|de)$/.test(t[i].text)) return false
+  return true
 }
 
 const PLACE_HEAD = /^(?:Palace|Sea|Gulf|Bay|Isle|Strait|Cape|Lake|Mount)$/
@@ -704,19 +729,23 @@ const WORK_KIND =
   /^(?:album|albums|song|songs|singles|EP|EPs|LP|mixtape|novel|novels|novella|book|books|poem|poems|magazine|film|films|movie|movies|opera|operas|titled|entitled)$/
 // The plural kinds, before a list of titles; and what introduces the list ("such as", "including").
 const WORK_KINDS = /^(?:albums|songs|singles|EPs|novels|books|poems|films|movies|operas)$/
+// Plural kinds that are also verbs ("hits Clinton", "releases Chinese dissidents"): only before a
+// list cue ("compositions include A , B and C", "works such as A").
+const CUED_KINDS = /^(?:works|compositions|hits|releases|recordings|tracks)$/
 const LIST_CUE = /^(?:such|including|include|includes|included|:)$/
 const GROUP_KIND = /^(?:band|bands|duo|trio|quartet)$/
 // Lower-case words that may stand inside a title ("Pictures at an Exhibition", "Jude the Obscure").
 const TITLE_JOINER = /^(?:of|the|a|an|at|in|on|to|and|for|from|with|is|my|your|me|you|['’]s)$/
 
 /** The end of a title starting at token i (capitalised words or numbers, lower-case joiners inside, up to eight tokens). */
-function titleEnd(doc: Tokenized, i: number, listed = false): number {
+function titleEnd(doc: Tokenized, i: number, listed = false, spans: TaggedSpan[] = []): number {
   const t = doc.tokens
   let b = i + 1
   let end = i + 1
   while (b < t.length && b - i < 8 && t[b].sent === t[i].sent) {
     // In a list, "and" before a capital separates two titles ("A , B and C").
     if (listed && t[b].text === 'and' && b + 1 < t.length && /^\p{Lu}/u.test(t[b + 1].text)) break
+    if (afterTitle(doc, b, spans)) break
     // A number after a joiner is a date or a count ("… in 1895"), not the title's.
     if (/^\p{Lu}/u.test(t[b].text) || (/^\p{N}/u.test(t[b].text) && end === b)) end = b + 1
     else if (!TITLE_JOINER.test(t[b].text)) break
@@ -726,19 +755,37 @@ function titleEnd(doc: Tokenized, i: number, listed = false): number {
 }
 
 const titled = (m: Mention): Mention => ({ ...m, titled: true })
+type TaggedSpan = ReturnType<typeof tagDocument>['spans'][number]
+const PREPOSITION = /^(?:to|with|at|for|from|in|by)$/
+
+/**
+ * Token b, a preposition after a title, starts what the sentence says of it, not the title's
+ * words: a month ("Pump Up The Volume in October") or a person's or organization's name of two
+ * words or more the tagger found ("The House of Mirth with Eric Stoltz"). Not "on" ("Blonde on
+ * Blonde"), nor a one-word name ("Lucy in the Sky with Diamonds"): titles hold those.
+ */
+function afterTitle(doc: Tokenized, b: number, spans: TaggedSpan[]): boolean {
+  const t = doc.tokens
+  if (!PREPOSITION.test(t[b].text) || b + 1 >= t.length) return false
+  let k = b + 1
+  if (/^the$/i.test(t[k].text) && k + 1 < t.length) k++
+  if (MONTH_OR_DAY.test(t[k].text)) return true
+  return spans.some((s) => (s.type === 'PER' || s.type === 'ORG') && s.first === k && s.last - s.first >= 2)
+}
 
 /**
  * Titles after a kind of work ("the song Knowing Me , Knowing You" up to the comma, "the novel
  * Jude the Obscure"); after a plural kind, a list of them ("the albums Go Plastic , Ultravisitor
  * and Ufabulum", "albums … such as Go Plastic , Hello Everything and Damogen Furies").
  */
-function workTitles(doc: Tokenized): Mention[] {
+function workTitles(doc: Tokenized, spans: TaggedSpan[]): Mention[] {
   const t = doc.tokens
   const out: Mention[] = []
   for (let i = 1; i < t.length; i++) {
-    if (!WORK_KIND.test(t[i - 1].text) || t[i - 1].sent !== t[i].sent) continue
-    let start = i
-    if (WORK_KINDS.test(t[i - 1].text)) {
+    const cued = CUED_KINDS.test(t[i - 1].text)
+    if ((!cued && !WORK_KIND.test(t[i - 1].text)) || t[i - 1].sent !== t[i].sent) continue
+    let start = cued ? -1 : i
+    if (cued || WORK_KINDS.test(t[i - 1].text)) {
       // "albums to critical acclaim in the years to follow , such as": lower-case words, then a list cue.
       let k = i
       // Not "songs by artists including …": what follows a "by" or "with" is who made them.
@@ -753,11 +800,11 @@ function workTitles(doc: Tokenized): Mention[] {
         k++
       if (k < t.length && t[k].sent === t[i].sent && LIST_CUE.test(t[k].text)) start = k + (/^such$/i.test(t[k].text) ? 2 : 1)
     }
-    if (start >= t.length || t[start].sent !== t[i].sent || !/^[\p{Lu}\p{N}]/u.test(t[start].text)) continue
+    if (start < 0 || start >= t.length || t[start].sent !== t[i].sent || !/^[\p{Lu}\p{N}]/u.test(t[start].text)) continue
     // After a plural kind, "and" before a capital separates two titles ("the singles The Bridge
     // is Over and South Bronx").
-    const plural = WORK_KINDS.test(t[i - 1].text)
-    let end = titleEnd(doc, start, plural)
+    const plural = cued || WORK_KINDS.test(t[i - 1].text)
+    let end = titleEnd(doc, start, plural, spans)
     out.push(titled(mentionFromTokens(doc.text, t, start, end, 'OBJ')))
     // The rest of a list after a plural kind: ", Title", ", and Title", "and Title".
     if (plural) {
@@ -766,12 +813,85 @@ function workTitles(doc: Tokenized): Mention[] {
         if (k < t.length && t[k].text === ',') k++
         if (k < t.length && /^(?:and|or)$/.test(t[k].text)) k++
         if (k === end || k >= t.length || t[k].sent !== t[i].sent || !/^\p{Lu}/u.test(t[k].text)) break
-        const e = titleEnd(doc, k, true)
+        const e = titleEnd(doc, k, true, spans)
         out.push(titled(mentionFromTokens(doc.text, t, k, e, 'OBJ')))
         end = e
       }
     }
     i = end - 1
+  }
+  return out
+}
+
+// Plural kinds of group before a list of their names ("bands such as A , B and C", "groups
+// including A"); and the lower-case words that may stand inside a group's name ("At the Gates").
+const GROUP_KINDS = /^(?:bands|Bands|groups|Groups)$/
+const GROUP_LIST_CUE = /^(?:such|including|include|includes|included|like)$/
+const NAME_JOINER = /^(?:of|the|a|an|at|in|on|to|for|from|with|&|['’]s)$/
+
+/**
+ * The end of a listed name from token i: capitalised words, numbers, joiners inside; not past "and"
+ * or a comma, nor into another name the tagger found after a joiner ("Sepultura in Brazil").
+ */
+function listedNameEnd(doc: Tokenized, i: number, spans: TaggedSpan[]): number {
+  const t = doc.tokens
+  let b = i + 1
+  let end = i + 1
+  while (b < t.length && b - i < 8 && t[b].sent === t[i].sent) {
+    if (/^(?:in|on|at|to|for|from|with|by)$/.test(t[b].text) && spans.some((s) => s.first === b + 1)) break
+    // A hyphen written without spaces joins the name's words ("O-Town").
+    if (t[b].text === '-' && t[b].start === t[b - 1].end && b + 1 < t.length && t[b + 1].start === t[b].end) {
+      b++
+      continue
+    }
+    // A number after a joiner is a date or a count ("Korn in 1998"), not the name's.
+    if (/^\p{Lu}/u.test(t[b].text) || (/^\p{N}/u.test(t[b].text) && end === b)) end = b + 1
+    else if (!NAME_JOINER.test(t[b].text)) break
+    b++
+  }
+  return end
+}
+
+/**
+ * The names listed after a plural kind of group and "such as", "including" or "like" ("Swedish
+ * bands such as Dark Tranquillity , At the Gates , and In Flames") or right after it ("the indie
+ * rock bands Blake Babies , Some Girls"), and the one name after "band", "duo"…: organizations. A name the
+ * tagger read as a person that starts with a known first name stays a person ("groups such as Gary
+ * Numan , Ultravox"): lists of acts mix the two.
+ */
+function groupLists(doc: Tokenized, spans: ReturnType<typeof tagDocument>['spans'], ctx: RuleContext): Mention[] {
+  const t = doc.tokens
+  const out: Mention[] = []
+  for (let i = 0; i + 2 < t.length; i++) {
+    const single = GROUP_KIND.test(t[i].text) && !GROUP_KINDS.test(t[i].text)
+    if (!single && !GROUP_KINDS.test(t[i].text)) continue
+    let k = i + 1
+    if (t[k].sent !== t[i].sent) continue
+    // "the indie rock bands Blake Babies , Some Girls , and The Lemonheads", "the band Sonic Youth":
+    // the names right after the kind; else after a list cue.
+    if (!/^(?:[\p{Lu}\p{N}]|the$)/u.test(t[k].text)) {
+      if (single) continue
+      if (t[k].text === ',') k++
+      if (k >= t.length || t[k].sent !== t[i].sent || !GROUP_LIST_CUE.test(t[k].text)) continue
+      if (t[k].text === 'such') {
+        if (k + 1 >= t.length || t[k + 1].text !== 'as') continue
+        k++
+      }
+      k++
+    }
+    for (let n = 0; n < (single ? 1 : 15); n++) {
+      if (k < t.length && /^the$/i.test(t[k].text)) k++
+      if (k >= t.length || t[k].sent !== t[i].sent || !/^[\p{Lu}\p{N}]/u.test(t[k].text)) break
+      const e = listedNameEnd(doc, k, spans)
+      const person = spans.find((s) => s.type === 'PER' && s.first <= k && s.last > k)
+      const firstName = !single && TITLE_CASE.test(t[k].text) && e - k >= 2 && (wordGaz(ctx, t[k].text) & GAZ_FIRST) !== 0
+      if (!(person && firstName)) out.push({ ...mentionFromTokens(doc.text, t, k, e, 'ORG'), stated: true })
+      k = e
+      if (k < t.length && t[k].text === ',') k++
+      if (k < t.length && /^(?:and|or)$/.test(t[k].text)) k++
+      else if (t[k - 1].text !== ',') break
+    }
+    i = k - 1
   }
   return out
 }
@@ -819,6 +939,7 @@ export function titleStart(doc: Tokenized, s: { first: number; last: number }, s
   while (
     a > sentFirst &&
     (/^\p{Lu}/u.test(t[a - 1].text) || TITLE_JOINER.test(t[a - 1].text)) &&
+    t[a - 1].text !== 'and' &&
     !spans.some((o) => o !== s && o.first < a && o.last >= a)
   )
     a--

@@ -298,6 +298,69 @@ t.test('titles in a list after a plural kind of work, and titles before a year i
   )
 })
 
+t.test('names listed after "bands such as" or "groups including" are organizations; persons in them stay persons', async (t) => {
+  const typed = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text}`)
+  const bands = typed('The scene grew quickly, with Swedish bands such as Dark Tranquillity, At the Gates, and In Flames touring Europe.')
+  for (const name of ['ORG:Dark Tranquillity', 'ORG:At the Gates', 'ORG:In Flames'])
+    t.ok(bands.includes(name), `${name} (got ${JSON.stringify(bands)})`)
+  const direct = typed('She had played in the indie rock bands Blake Babies, Some Girls, and The Lemonheads before going solo.')
+  for (const name of ['ORG:Blake Babies', 'ORG:Some Girls', 'ORG:Lemonheads'])
+    t.ok(direct.includes(name), `${name} (got ${JSON.stringify(direct)})`)
+  const mixed = typed('Synthpop groups such as Gary Numan, Ultravox, John Foxx and Soft Cell dominated the charts.')
+  t.ok(mixed.includes('PER:Gary Numan') && mixed.includes('PER:John Foxx'), `persons stay persons (got ${JSON.stringify(mixed)})`)
+  t.ok(mixed.includes('ORG:Ultravox'), `Ultravox (got ${JSON.stringify(mixed)})`)
+  const pop = typed('American and British groups like 98 Degrees, Westlife, O-Town and Busted gained quick popularity.')
+  for (const name of ['ORG:98 Degrees', 'ORG:O-Town', 'ORG:Busted']) t.ok(pop.includes(name), `${name} (got ${JSON.stringify(pop)})`)
+  const ngo = typed('The campaign was backed by groups including Amnesty International and the Sierra Club.')
+  t.ok(ngo.includes('ORG:Sierra Club'), `Sierra Club (got ${JSON.stringify(ngo)})`)
+  // A year after a listed name is not the name's; ordinary prose about bands names no one.
+  t.notOk(
+    typed('He toured with bands like Korn in 1998 and later retired.').some((m) => m.includes('1998')),
+    'no year in the name',
+  )
+  t.same(
+    extractMentions(tokenize('The bands played loudly all night, and groups such as these rarely last long.')).filter((m) => m.stated),
+    [],
+  )
+})
+
+t.test('a name ending in Arena, Stadium or Hall is a place; a person named Hall stays a person', async (t) => {
+  const typed = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text}`)
+  const venues = typed('Bocelli gave two concerts in the Manchester Arena, one at Clarke Stadium and one at the Royal Albert Hall.')
+  for (const name of ['LOC:Manchester Arena', 'LOC:Clarke Stadium', 'LOC:Royal Albert Hall'])
+    t.ok(venues.includes(name), `${name} (got ${JSON.stringify(venues)})`)
+  const people = typed('Arsenio Hall hosted the show and Anthony Hall watched it at home.')
+  t.ok(people.includes('PER:Arsenio Hall') && people.includes('PER:Anthony Hall'), `persons (got ${JSON.stringify(people)})`)
+})
+
+t.test('titles listed after compositions, hits, works and the like, never after the verb', async (t) => {
+  const objects = (text: string) =>
+    extractMentions(tokenize(text))
+      .filter((m) => m.type === 'OBJ')
+      .map((m) => m.text)
+  const list = objects("Morricone's best-known compositions include The Ecstasy of Gold, Man with a Harmonica and Chi Mai.")
+  for (const title of ['The Ecstasy of Gold', 'Man with a Harmonica', 'Chi Mai'])
+    t.ok(list.includes(title), `${title} (got ${JSON.stringify(list)})`)
+  const works = objects('Hesse wrote several works, such as Demian, Steppenwolf and Siddhartha, in those years.')
+  for (const title of ['Demian', 'Steppenwolf', 'Siddhartha']) t.ok(works.includes(title), `${title} (got ${JSON.stringify(works)})`)
+  // "hits", "releases", "works" as verbs, right before a name: no title.
+  t.same(objects('The storm hits Florida on Monday, the agency releases Chinese data on Tuesday and Smith works Sundays.'), [])
+})
+
+t.test('a title ends before a preposition that leads to a person, an organization or a month', async (t) => {
+  const objects = (text: string) =>
+    extractMentions(tokenize(text))
+      .filter((m) => m.type === 'OBJ')
+      .map((m) => m.text)
+  const film = objects('She starred in the film The House of Mirth with Eric Stoltz and Gillian Anderson.')
+  t.ok(film.includes('The House of Mirth'), `ends before "with Eric Stoltz" (got ${JSON.stringify(film)})`)
+  const song = objects('The band then released the song Pump Up The Volume in October and toured.')
+  t.ok(song.includes('Pump Up The Volume'), `ends before the month (got ${JSON.stringify(song)})`)
+  // A preposition inside a title stays: one-word names after it are no evidence.
+  const whole = objects('They recorded the song Lucy in the Sky with Diamonds in a single night.')
+  t.ok(whole.includes('Lucy in the Sky with Diamonds'), `whole title (got ${JSON.stringify(whole)})`)
+})
+
 t.test("a tagged object's span runs back over its title's words, not over ordinary prose", async (t) => {
   const start = (text: string, word: string) => {
     const doc = tokenize(text)
@@ -309,6 +372,8 @@ t.test("a tagged object's span runs back over its title's words, not over ordina
   t.equal(start('The Turn of the Screw is a ghost story.', 'Screw'), 'The Turn of the Screw')
   t.equal(start('Yesterday the band played Souvenir for an hour.', 'Souvenir'), 'Souvenir')
   t.equal(start('In Souvenir the singer looks back.', 'Souvenir'), 'Souvenir', 'a sentence-initial ordinary word is not the title')
+  // Nor over "and": two titles in a row stay two ("In a Silent Way and [Bitches Brew]").
+  t.equal(start('Critics praised Clubland and New Lace Sleeves for their sound.', 'Sleeves'), 'New Lace Sleeves')
 })
 
 // Text of other domains than newswire: a press release with a dateline, a product review.
