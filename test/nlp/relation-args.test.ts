@@ -207,7 +207,7 @@ t.test('a place in a place in a place: A in B and B in C give A in C, scored by 
   t.notOk(loop.has(key(town, town)), 'no place in itself')
 })
 
-t.test("a family one step through another member: a sibling's sibling, either direction", async (t) => {
+t.test("a family through other members, two rounds: a sibling's sibling, either direction", async (t) => {
   const [ann, bob, cal, dan] = ['Ann Lee', 'Bob Lee', 'Cal Lee', 'Dan Lee'].map((n) => entity('PER', n))
   const kin = (s: Entity, o: Entity, score: number): Scored => ({
     type: 'family_of',
@@ -223,10 +223,12 @@ t.test("a family one step through another member: a sibling's sibling, either di
   t.equal(best.get(key(ann, cal))?.via, true)
   t.equal(best.get(key(cal, ann))?.score, 0.8 * 0.5, 'and Cal ~ Ann')
 
-  const chain = mapOf(kin(ann, bob, 0.9), kin(bob, cal, 0.9), kin(cal, dan, 0.9))
+  const [eve, fay] = [entity('PER', 'Eve Lee'), entity('PER', 'Fay Lee')]
+  const chain = mapOf(kin(ann, bob, 0.9), kin(bob, cal, 0.9), kin(cal, dan, 0.9), kin(dan, eve, 0.9), kin(eve, fay, 0.9))
   closePlaces(chain)
-  t.ok(chain.has(key(ann, cal)), 'one step')
-  t.notOk(chain.has(key(ann, dan)), 'not two')
+  t.ok(Math.abs((chain.get(key(ann, cal))?.score ?? 0) - 0.9 ** 2) < 1e-9, 'first round: two ties')
+  t.ok(Math.abs((chain.get(key(ann, eve))?.score ?? 0) - 0.9 ** 4) < 1e-9, 'second round: up to four')
+  t.notOk(chain.has(key(ann, fay)), 'not five')
 
   const own = mapOf(kin(ann, bob, 0.8), kin(bob, cal, 0.5), kin(cal, ann, 0.6))
   closePlaces(own)
