@@ -8,7 +8,13 @@ import {
   calibrateType,
   candidatePairs,
   closePlaces,
+  docContext,
+  orgKind,
   paragraphsOf,
+  personRoles,
+  relationFeatures,
+  sharedSurname,
+  wordHashes,
   patternOnlyMatch,
   PATTERNS,
   RELATION_ENTITY_CUT,
@@ -19,7 +25,8 @@ import {
 import { GAZ_CLASSES } from '../../src/nlp/features/lexicon.ts'
 import type { RelationType } from '../../src/nlp/types.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
-import type { Entity, EntityType } from '../../src/nlp/entities.ts'
+import { feat } from '../../src/nlp/features/hashing.ts'
+import { mentionFromTokens, type Entity, type EntityType } from '../../src/nlp/entities.ts'
 import { LABELS_FILE, patternConfidence } from '../../scripts/nlp/train-relations.ts'
 import { matchClusters, type RelDoc } from '../../scripts/nlp/relation-data.ts'
 
@@ -198,6 +205,106 @@ t.test('a place in a place in a place: A in B and B in C give A in C, scored by 
   const loop = mapOf(scored(town, county, 0.9), scored(county, town, 0.9))
   closePlaces(loop)
   t.notOk(loop.has(key(town, town)), 'no place in itself')
+})
+
+t.test("a family through other members, two rounds: a sibling's sibling, either direction", async (t) => {
+  const [ann, bob, cal, dan] = ['Ann Lee', 'Bob Lee', 'Cal Lee', 'Dan Lee'].map((n) => entity('PER', n))
+  const kin = (s: Entity, o: Entity, score: number): Scored => ({
+    type: 'family_of',
+    score,
+    candidate: { source: anchor(s, 0), target: anchor(o, 1), sent: 0, sent2: 0 },
+  })
+  const mapOf = (...xs: Scored[]) => new Map(xs.map((x) => [tripleKey(x.candidate.source.entity, x.type, x.candidate.target.entity), x]))
+  const key = (s: Entity, o: Entity) => tripleKey(s, 'family_of', o)
+
+  const best = mapOf(kin(ann, bob, 0.8), kin(cal, bob, 0.5))
+  closePlaces(best)
+  t.equal(best.get(key(ann, cal))?.score, 0.8 * 0.5, 'Ann ~ Bob and Cal ~ Bob: Ann ~ Cal, by the product')
+  t.equal(best.get(key(ann, cal))?.via, true)
+  t.equal(best.get(key(cal, ann))?.score, 0.8 * 0.5, 'and Cal ~ Ann')
+
+  const [eve, fay] = [entity('PER', 'Eve Lee'), entity('PER', 'Fay Lee')]
+  const chain = mapOf(kin(ann, bob, 0.9), kin(bob, cal, 0.9), kin(cal, dan, 0.9), kin(dan, eve, 0.9), kin(eve, fay, 0.9))
+  closePlaces(chain)
+  t.ok(Math.abs((chain.get(key(ann, cal))?.score ?? 0) - 0.9 ** 2) < 1e-9, 'first round: two ties')
+  t.ok(Math.abs((chain.get(key(ann, eve))?.score ?? 0) - 0.9 ** 4) < 1e-9, 'second round: up to four')
+  t.notOk(chain.has(key(ann, fay)), 'not five')
+
+  const own = mapOf(kin(ann, bob, 0.8), kin(bob, cal, 0.5), kin(cal, ann, 0.6))
+  closePlaces(own)
+  t.notOk(own.has(key(ann, cal)), 'the reverse pair scored higher stands for the tie')
+
+  const weak = mapOf(kin(ann, bob, 0.04), kin(bob, cal, 0.9))
+  closePlaces(weak)
+  t.notOk(weak.has(key(ann, cal)), 'a tie scored under 0.05 is no step')
+})
+
+t.test('what an organization is, from the words of its name', async (t) => {
+  const table: [EntityType, string, number][] = [
+    ['ORG', 'Democratic Party of Japan', 1],
+    ['ORG', 'Chicago White Sox', 2],
+    ['ORG', 'University of Tokyo', 3],
+    ['ORG', 'American Airlines Group', 4],
+    ['ORG', 'Ministry of Defence', 5],
+    ['ORG', 'The New York Times', 6],
+    ['ORG', 'Boston Symphony Orchestra', 7],
+    ['ORG', 'Radiohead', 0],
+    ['ORG', 'Microsoft', 0],
+    ['PER', 'Party Animal', 0],
+  ]
+  for (const [type, name, kind] of table) t.equal(orgKind(entity(type, name)), kind, name)
+})
+
+t.test("a person's role words near the name: 4 words before, 10 after, in its sentence", async (t) => {
+  const roles = (text: string, name: string, type: EntityType = 'PER') => {
+    const doc = tokenize(text)
+    const first = doc.tokens.findIndex((x) => x.text === name.split(' ')[0])
+    const m = mentionFromTokens(doc.text, doc.tokens, first, first + name.split(' ').length, type)
+    const e: Entity = { type, name, mentions: [m], salience: 1 }
+    return personRoles(doc, wordHashes(doc), e, docContext([], [e]))
+  }
+  t.equal(roles('The singer Maria Schmidt joined Radiohead in 1990.', 'Maria Schmidt'), 1 << 0, 'a singer')
+  t.equal(roles('Maria Schmidt is a German footballer who plays for Bayern.', 'Maria Schmidt'), 1 << 1, 'a footballer')
+  t.equal(roles('Maria Schmidt , professor and former CEO of Acme , spoke.', 'Maria Schmidt'), (1 << 3) | (1 << 4), 'two roles')
+  t.equal(roles('Maria Schmidt joined Radiohead in 1990.', 'Maria Schmidt'), 0, 'no role word')
+  t.equal(roles('Maria Schmidt went home . The singer was tired .', 'Maria Schmidt'), 0, 'not in another sentence')
+  t.equal(
+    roles('Maria Schmidt went to many towns and cities and villages for years , the singer said.', 'Maria Schmidt'),
+    0,
+    'not more than 10 words after',
+  )
+  t.equal(roles('The singer Acme Records signed.', 'Acme Records', 'ORG'), 0, 'persons only')
+})
+
+t.test('two persons of one family name', async (t) => {
+  t.equal(sharedSurname(entity('PER', 'John Smith'), entity('PER', 'Mary Smith')), 1)
+  t.equal(sharedSurname(entity('PER', 'John Smith'), entity('PER', 'Mary Jones')), 0)
+  t.equal(sharedSurname(entity('PER', 'Smith'), entity('PER', 'Mary Smith')), 0, 'a bare surname is the same person more often')
+  t.equal(sharedSurname(entity('PER', 'John Smith'), entity('ORG', 'Smith & Smith')), 0, 'persons only')
+})
+
+t.test("a pair's features: the text's length, the organization's kind and the person's role", async (t) => {
+  const feats = (text: string, roles?: number) => {
+    const doc = tokenize(text)
+    const ents = engine.extract(doc).entities
+    const anchors = anchorsBySentence(doc, ents)
+    const s = anchors[0].find((a) => a.entity.name === 'Maria Schmidt')!
+    const o = anchors[0].find((a) => a.entity.type === 'ORG')!
+    const ctx = docContext(anchors, ents)
+    if (roles !== undefined) ctx.roles.set(s.entity, roles)
+    return new Set(relationFeatures(doc, wordHashes(doc), { source: s, target: o, sent: 0, sent2: 0 }, anchors, ctx, []))
+  }
+  const diff = (a: Set<number>, b: Set<number>) => [...a].filter((x) => !b.has(x)).length
+  const one = 'Maria Schmidt works at the University of Tokyo.'
+  const rain = (n: number) => ' It rained on Monday.'.repeat(n)
+  const base = feats(one + rain(2))
+  t.equal(diff(feats(one + rain(3)), base), 0, 'three sentences and four: one bucket')
+  t.ok(diff(feats(one + rain(8)), base) > 0, 'nine sentences: another')
+  t.ok(diff(feats(one + rain(2), 1 << 3), base) > 0, 'a role read')
+  t.equal(diff(feats(one + rain(2), 0), base), 0, 'none')
+  // Template 53 (the organization's kind) of a PER>ORG pair (type pair 1 * 8 + 2).
+  t.ok(base.has(feat(53, 3, 10)), 'a university')
+  t.ok(feats('Maria Schmidt works at the Democratic Party of Japan.' + rain(2)).has(feat(53, 1, 10)), 'a party')
 })
 
 t.test('calibration maps: a place read through another, a cue phrase, a pair across sentences, else the type', async (t) => {
