@@ -12,6 +12,7 @@ import * as schema from '../../src/db/schema/index.ts'
 import { createRepositories } from '../../src/db/repositories/index.ts'
 import { createTokensRepository } from '../../src/db/repositories/tokens.ts'
 import { createUsageRepository } from '../../src/db/repositories/usage.ts'
+import { createCacheRepository } from '../../src/db/repositories/cache.ts'
 import { createAccount } from '../../src/domain/accounts.ts'
 import { createToken, bearerTokenHash } from '../../src/domain/tokens.ts'
 import { utcDay } from '../../src/domain/clock.ts'
@@ -32,6 +33,7 @@ const sql = postgres(url, { max: POOL, onnotice: () => {} })
 const db = drizzle(sql, { schema }) as unknown as Db
 const tokens = createTokensRepository(db)
 const usage = createUsageRepository(db, { asyncCommit: true })
+const cache = createCacheRepository(db)
 const hash = bearerTokenHash(`Bearer ${token}`, 'tea_live_')
 const day = utcDay(new Date())
 
@@ -43,6 +45,19 @@ const cpuUs = (pid: number) => {
 const statements: Record<string, () => Promise<unknown>> = {
   'token look-up (batched form)': () => tokens.findActiveByHashes([hash], day, new Date()),
   'token check and count of 5': () => usage.reserveWithToken(hash, account.id, day, new Date(), 5),
+  // An uncached request's look-up and count: two statements, or one (a miss, as on the uncached path).
+  'cache look-up (a miss)': () => cache.get(account.id, randomBytes(32).toString('hex'), new Date(Date.now() - 86_400_000)),
+  'token check and count of 1': () => usage.reserveWithToken(hash, account.id, day, new Date(), 1),
+  'token check, count of 1 and cache look-up (a miss)': () =>
+    usage.reserveWithTokenLookingUp(
+      hash,
+      account.id,
+      day,
+      new Date(),
+      1,
+      [randomBytes(32).toString('hex')],
+      new Date(Date.now() - 86_400_000),
+    ),
 }
 for (const [name, run] of Object.entries(statements)) {
   // Every connection of the pool open and warm (its prepared statements made).

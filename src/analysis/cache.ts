@@ -95,35 +95,62 @@ export function createAnalysisCache(deps: { repo: CacheRepository; clock: Clock;
   let hits = 0
   let misses = 0
 
+  /** The in-process level's entry, if unexpired. */
+  const inProcess = (k: CacheKey, now: Date): CachedAnalysis | undefined => {
+    const mine = local?.get(localKey(k))
+    if (mine && now.getTime() - mine.createdAt.getTime() < CACHE_TTL_MS) {
+      hits++
+      return mine
+    }
+    return undefined
+  }
+
+  /** The entry of a row of the shared level (kept in the in-process level), or undefined for a miss. */
+  const fromRow = (k: CacheKey, row: { payload: string; createdAt: Date } | undefined, now: Date): CachedAnalysis | undefined => {
+    if (!row) {
+      misses++
+      return undefined
+    }
+    let analysis: Analysis
+    let json: string
+    try {
+      json = decrypt(k.secret, row.payload)
+      analysis = JSON.parse(json) as Analysis
+    } catch {
+      misses++
+      return undefined // a key collision or a damaged row: analyse afresh
+    }
+    const entry = { analysis, createdAt: row.createdAt }
+    local?.set(localKey(k), entry, {
+      ttl: Math.max(1, CACHE_TTL_MS - (now.getTime() - row.createdAt.getTime())),
+      size: entrySize(json.length),
+    })
+    hits++
+    return entry
+  }
+
   return {
     async get(k: CacheKey): Promise<CachedAnalysis | undefined> {
       const now = deps.clock()
-      const mine = local?.get(localKey(k))
-      if (mine && now.getTime() - mine.createdAt.getTime() < CACHE_TTL_MS) {
-        hits++
-        return mine
-      }
-      const row = await deps.repo.get(k.accountId, k.key, new Date(now.getTime() - CACHE_TTL_MS))
-      if (!row) {
-        misses++
-        return undefined
-      }
-      let analysis: Analysis
-      let json: string
-      try {
-        json = decrypt(k.secret, row.payload)
-        analysis = JSON.parse(json) as Analysis
-      } catch {
-        misses++
-        return undefined // a key collision or a damaged row: analyse afresh
-      }
-      const entry = { analysis, createdAt: row.createdAt }
-      local?.set(localKey(k), entry, {
-        ttl: Math.max(1, CACHE_TTL_MS - (now.getTime() - row.createdAt.getTime())),
-        size: entrySize(json.length),
-      })
-      hits++
-      return entry
+      const mine = inProcess(k, now)
+      if (mine) return mine
+      return fromRow(k, await deps.repo.get(k.accountId, k.key, new Date(now.getTime() - CACHE_TTL_MS)), now)
+    },
+
+    /**
+     * The in-process level alone. On a miss, what the shared level's look-up needs (its key and
+     * the oldest creation time still valid), for a caller that reads the table itself (in the
+     * statement that counts the request), and then hands the row found, or none, to `found`.
+     */
+    getLocal(k: CacheKey): { hit: CachedAnalysis; lookUp?: undefined } | { hit?: undefined; lookUp: { key: string; notBefore: Date } } {
+      const now = deps.clock()
+      const hit = inProcess(k, now)
+      return hit ? { hit } : { lookUp: { key: k.key, notBefore: new Date(now.getTime() - CACHE_TTL_MS) } }
+    },
+
+    /** The shared level's answer to a `getLocal` miss's look-up (the row found, or undefined). */
+    found(k: CacheKey, row: { payload: string; createdAt: Date } | undefined): CachedAnalysis | undefined {
+      return fromRow(k, row, deps.clock())
     },
 
     async put(k: CacheKey, analysis: Analysis): Promise<void> {

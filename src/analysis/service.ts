@@ -5,7 +5,7 @@ import { BadRequestError, overloadedError, UnsupportedLanguageError } from '../e
 import type { UsageRepository } from '../db/repositories/usage.ts'
 import type { Clock } from '../domain/clock.ts'
 import { invalidLanguageHint, isIso639_1 } from '../domain/languages.ts'
-import { refundRequest, reserveRequest, type Caller } from '../domain/quota.ts'
+import { refundRequest, reserveRequest, reserveRequestLookingUp, type Caller, type Reservation } from '../domain/quota.ts'
 import type { RefundQueue } from '../domain/refunds.ts'
 import type { components } from '../../generated/api-types.ts'
 import type { Analysis } from '../nlp/types.ts'
@@ -20,7 +20,7 @@ export interface AnalyzeInput {
 
 export interface AnalysisServiceDeps {
   /** Where the request is counted (and refunded when it fails). */
-  usage: Pick<UsageRepository, 'reserve' | 'reserveWithToken' | 'refund'>
+  usage: Pick<UsageRepository, 'reserve' | 'reserveWithToken' | 'reserveWithTokenLookingUp' | 'refund'>
   clock: Clock
   cache: AnalysisCache
   analyzer: Analyzer
@@ -99,22 +99,40 @@ export async function analyzeForAccount(
   const hint = input.options?.languageHint
   if (hint !== undefined && !isIso639_1(hint)) throw invalidLanguageHint(hint)
   const key = cacheKey(deps.model, account.accountId, hint, input.text)
-  const hit = await deps.cache.get(key)
+  const mine = deps.cache.getLocal(key)
+  let hit = mine.hit
   let language: string | undefined
   let place: AnalysisPlace | undefined
-  if (!hit) {
+  /** The shared level's look-up, left to the statement that counts the request. */
+  let lookUp = mine.lookUp
+  if (lookUp) {
+    // A miss in process: the shared level may still hit, but the text is checked and given its
+    // place in the queue first, so that one statement can check the token, count the request and
+    // read the shared level (a hit then pays a language detection it did not need).
     language = hint ?? deps.detectLanguage(input.text)
     if (!deps.supportedLanguages.includes(language)) throw new UnsupportedLanguageError(language, deps.supportedLanguages)
-    // A full queue is answered before the quota is touched: an overloaded node costs no writes.
     if (deps.analyzer.admit) {
       // Its account's share of the queue (plan of an unchecked token: the last one seen).
       place = deps.analyzer.admit({ account: account.accountId, plan: account.plan })
-      if (!place) throw overloadedError()
+    }
+    if (!account.unverifiedTokenHash || (deps.analyzer.admit && !place)) {
+      // A checked caller, or a full queue (which still answers a cached text): the look-up alone.
+      lookUp = undefined
+      hit = await deps.cache.get(key)
+      // A full queue is answered before the quota is touched: an overloaded node costs no writes.
+      if (!hit && deps.analyzer.admit && !place) throw overloadedError()
     }
   }
   try {
     client?.throwIfGone()
-    const reservation = await reserveRequest(deps, account)
+    let reservation: Reservation
+    if (lookUp) {
+      const counted = await reserveRequestLookingUp(deps, account as Caller & { unverifiedTokenHash: string }, lookUp)
+      reservation = counted.reservation
+      hit = deps.cache.found(key, counted.cached)
+    } else {
+      reservation = await reserveRequest(deps, account)
+    }
     let extracted = false
     try {
       let outcome: AnalysisOutcome

@@ -7,7 +7,10 @@
 // min(N, R) times, on one node or many. A lone request goes at the end of its turn of the event loop (src/db/batcher.ts).
 // The same holds for reservations that also check the token (`reserveWithToken`), batched per
 // token: one statement checks the token and counts the batch; a token found invalid counts none.
-import type { UsageRepository } from './repositories/usage.ts'
+// Requests that also look up the shared cache (`reserveWithTokenLookingUp`, an in-process miss)
+// share that lane: when one of a batch looks up, the batch's statement reads every entry its
+// requests look up, and each gets its own.
+import type { CachedRow, UsageRepository } from './repositories/usage.ts'
 import { createBatcher } from './batcher.ts'
 
 /** Requests counted by one statement at most. */
@@ -24,9 +27,14 @@ interface ReserveWithToken {
   accountId: string
   day: string
   now: Date
+  /** The cache entry the request looks up, if any. */
+  key?: string
+  notBefore?: Date
 }
 
-type WithToken = Awaited<ReturnType<UsageRepository['reserveWithToken']>>
+type WithToken = Awaited<ReturnType<UsageRepository['reserveWithTokenLookingUp']>>
+
+const NONE: CachedRow[] = []
 
 export function withBatchedReservations(usage: UsageRepository): UsageRepository {
   const reserve = createBatcher<Reserve, number | undefined>({
@@ -46,17 +54,37 @@ export function withBatchedReservations(usage: UsageRepository): UsageRepository
     maxBatch: () => MAX_BATCH,
     async run(_key, batch) {
       const { hash, accountId, day } = batch[0].item
-      // The statement runs after every request of the batch arrived: the latest time is theirs.
+      // The statement runs after every request of the batch arrived: the latest time and cut-off are theirs.
       const now = batch.reduce((t, w) => (w.item.now > t ? w.item.now : t), batch[0].item.now)
-      const all = await usage.reserveWithToken(hash, accountId, day, now, batch.length)
+      let notBefore: Date | undefined
+      const keys = new Set<string>()
+      for (const { item } of batch) {
+        if (item.key === undefined) continue
+        keys.add(item.key)
+        if (!notBefore || item.notBefore! > notBefore) notBefore = item.notBefore
+      }
+      const all: (Omit<NonNullable<WithToken>, 'cached'> & { cached?: CachedRow[] }) | undefined = notBefore
+        ? await usage.reserveWithTokenLookingUp(hash, accountId, day, now, batch.length, [...keys], notBefore)
+        : await usage.reserveWithToken(hash, accountId, day, now, batch.length)
       if (!all) return batch.forEach((w) => w.resolve(undefined)) // not a valid token: none counted
+      const found = all.cached ?? NONE
+      const cachedFor = (item: ReserveWithToken) =>
+        item.key === undefined || found.length === 0 ? NONE : found.filter((r) => r.key === item.key)
       if (all.used !== undefined || batch.length === 1) {
         // Each request gets its own copy of the principal: callers keep their quota state in it.
         return batch.forEach((w, i) =>
-          w.resolve({ principal: { ...all.principal }, used: all.used === undefined ? undefined : all.used - batch.length + 1 + i }),
+          w.resolve({
+            principal: { ...all.principal },
+            used: all.used === undefined ? undefined : all.used - batch.length + 1 + i,
+            cached: cachedFor(w.item),
+          }),
         )
       }
-      for (const w of batch) w.resolve(await usage.reserveWithToken(hash, accountId, day, now, 1))
+      // The entries were read; only the counts go one by one.
+      for (const w of batch) {
+        const one = await usage.reserveWithToken(hash, accountId, day, now, 1)
+        w.resolve(one && { ...one, cached: cachedFor(w.item) })
+      }
     },
   })
   return {
@@ -66,5 +94,9 @@ export function withBatchedReservations(usage: UsageRepository): UsageRepository
       k === 1
         ? reserveWithToken(`${hash}\u0000${accountId}\u0000${day}`, { hash, accountId, day, now })
         : usage.reserveWithToken(hash, accountId, day, now, k),
+    reserveWithTokenLookingUp: (hash, accountId, day, now, k, keys, notBefore) =>
+      k === 1 && keys.length === 1
+        ? reserveWithToken(`${hash}\u0000${accountId}\u0000${day}`, { hash, accountId, day, now, key: keys[0], notBefore })
+        : usage.reserveWithTokenLookingUp(hash, accountId, day, now, k, keys, notBefore),
   }
 }

@@ -1,6 +1,6 @@
 import { QuotaExceededError } from '../errors.ts'
 import { reserveCheckingToken } from './deferred-token-check.ts'
-import type { UsageRepository } from '../db/repositories/usage.ts'
+import type { CachedRow, UsageRepository } from '../db/repositories/usage.ts'
 import { midnightAfter, nextUtcMidnight, utcDay, type Clock } from './clock.ts'
 
 /** What the rate-limit headers and GET /v1/quota report. */
@@ -55,13 +55,40 @@ export async function reserveRequest(
 ): Promise<Reservation> {
   const now = deps.clock()
   const day = utcDay(now)
-  let used: number | undefined
   const unverified = state.unverifiedTokenHash
-  if (unverified) {
-    used = await reserveCheckingToken(deps.usage, state, unverified, day, now)
-  } else {
-    used = await deps.usage.reserve(state.accountId, day, state.limit)
+  const used = unverified
+    ? await reserveCheckingToken(deps.usage, state, unverified, day, now)
+    : await deps.usage.reserve(state.accountId, day, state.limit)
+  return counted(state, day, now, used)
+}
+
+/**
+ * `reserveRequest` for a caller whose token check is deferred, which also reads the shared
+ * cache's entry `lookUp.key` in the same statement (one round trip instead of two). The entry is
+ * returned whether or not the request was counted; it is read only for a valid token.
+ */
+export async function reserveRequestLookingUp(
+  deps: { usage: Pick<UsageRepository, 'reserveWithTokenLookingUp'>; clock: Clock },
+  state: Caller & { unverifiedTokenHash: string },
+  lookUp: { key: string; notBefore: Date },
+): Promise<{ reservation: Reservation; cached: CachedRow | undefined }> {
+  const now = deps.clock()
+  const day = utcDay(now)
+  let cached: CachedRow | undefined
+  // The token check's rules stay in reserveCheckingToken; the statement is the one that also looks up.
+  const usage: Pick<UsageRepository, 'reserveWithToken'> = {
+    reserveWithToken: async (hash, accountId, d, n) => {
+      const checked = await deps.usage.reserveWithTokenLookingUp(hash, accountId, d, n, 1, [lookUp.key], lookUp.notBefore)
+      cached = checked?.cached[0]
+      return checked
+    },
   }
+  const used = await reserveCheckingToken(usage, state, state.unverifiedTokenHash, day, now)
+  return { reservation: counted(state, day, now, used), cached }
+}
+
+/** The reservation of a request counted (`used`, its new count), or the 429 when it was not. */
+function counted(state: Caller, day: string, now: Date, used: number | undefined): Reservation {
   state.day = day
   if (used === undefined) {
     state.used = Math.max(state.used, state.limit)

@@ -108,3 +108,67 @@ for (const driver of DRIVERS) {
     t.equal(await repos.usage.usedOn(account.id, DAY), 100, 'the counter ends exactly at the limit')
   })
 }
+
+for (const driver of DRIVERS) {
+  t.test(
+    `the token check and count that also read the shared cache are batched, each request with its own entry (${driver})`,
+    async (t) => {
+      const { database } = await openTestDatabase(t, driver)
+      const repos = createRepositories(database.db)
+      const now = new Date('2026-11-22T12:00:00Z')
+      const deps = { repos, clock: () => now, tokenPrefix: 'tea_live_' }
+      const account = await createAccount(deps, { email: `look-up-${driver}@example.com`, plan: 'free' })
+      const other = await createAccount(deps, { email: `look-up-other-${driver}@example.com`, plan: 'free' })
+      const valid = await createToken(deps, account.id, 'valid')
+      const revoked = await createToken(deps, account.id, 'revoked')
+      await revokeToken(deps, revoked.id)
+      const written = new Date('2026-11-22T11:00:00Z')
+      const notBefore = new Date(now.getTime() - 24 * 3600 * 1000)
+      for (const key of ['k1', 'k2', 'k3']) await repos.cache.put(account.id, key, `payload of ${key}`, written, notBefore)
+      await repos.cache.put(other.id, 'k4', 'payload of k4, another account', written, notBefore)
+      const statements = { plain: 0, lookingUp: 0 }
+      const usage = withBatchedReservations({
+        ...repos.usage,
+        reserveWithToken: (...a) => (statements.plain++, repos.usage.reserveWithToken(...a)),
+        reserveWithTokenLookingUp: (...a) => (statements.lookingUp++, repos.usage.reserveWithTokenLookingUp(...a)),
+      })
+      const hash = hashToken(valid.token)
+      const lookUp = (key: string, token = hash, cutOff = notBefore) =>
+        usage.reserveWithTokenLookingUp(token, account.id, DAY, now, 1, [key], cutOff)
+
+      // 40 at once: a quarter count only (in-process hits), the others look up k0..k4 (k1..k3 present).
+      const first = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? usage.reserveWithToken(hash, account.id, DAY, now) : lookUp(`k${i % 5}`))),
+      )
+      t.same(
+        first.map((r) => r!.used).sort((a, b) => a! - b!),
+        Array.from({ length: 40 }, (_, i) => i + 1),
+        'every request counted once, 1..40',
+      )
+      first.forEach((r, i) => {
+        const key = `k${i % 5}`
+        const expected = i % 4 !== 0 && ['k1', 'k2', 'k3'].includes(key) ? [{ key, payload: `payload of ${key}`, createdAt: written }] : []
+        t.same((r as { cached?: unknown }).cached ?? [], expected, `request ${i}: its own entry only`)
+      })
+      t.ok(statements.plain + statements.lookingUp < 8, `${statements.plain + statements.lookingUp} statements for 40 requests`)
+      t.ok(statements.lookingUp >= 1)
+
+      t.same((await lookUp('k2', hash, new Date('2026-11-22T11:00:00Z')))!.cached, [], 'an entry not newer than the cut-off is expired')
+      t.equal(await lookUp('k1', hashToken(revoked.token)), undefined, 'a revoked token reads nothing and counts nothing')
+      t.equal(await repos.usage.usedOn(account.id, DAY), 41)
+
+      // Up to 95, then 10 at once against the 5 left: the batch does not fit and falls back to one
+      // by one; exactly 5 count, and all 10 still get the entry the batch read.
+      await repos.usage.reserveMany(account.id, DAY, 100, 54)
+      statements.plain = statements.lookingUp = 0
+      const last = await Promise.all(Array.from({ length: 10 }, () => lookUp('k1')))
+      t.equal(last.filter((r) => r!.used !== undefined).length, 5, 'exactly the 5 remaining succeed')
+      t.ok(
+        last.every((r) => r!.cached.length === 1 && r!.cached[0].payload === 'payload of k1'),
+        'every request, counted or not, has its entry',
+      )
+      t.equal(await repos.usage.usedOn(account.id, DAY), 100, 'the counter ends exactly at the limit')
+      t.equal(await repos.usage.usedOn(other.id, DAY), 0)
+    },
+  )
+}

@@ -1,6 +1,6 @@
 import { and, eq, gt, gte, isNull, lte, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { accounts, apiTokens, dailyUsage, plans } from '../schema/index.ts'
+import { accounts, analysisCache, apiTokens, dailyUsage, plans } from '../schema/index.ts'
 import { asyncCommit as asyncCommitCondition } from './async-commit.ts'
 import { DatabaseTimeoutError } from '../deadline.ts'
 import { effectivePlanSql } from './accounts.ts'
@@ -30,6 +30,13 @@ function countedIn(raw: unknown): boolean {
   const rows = Array.isArray(raw) ? (raw as unknown[]) : (raw as { rows?: unknown[] } | undefined)?.rows
   const row = rows?.[0]
   return Array.isArray(row) && row.length > 0 && row[row.length - 1] !== null && row[row.length - 1] !== undefined
+}
+
+/** A shared cache entry read by `reserveWithTokenLookingUp`. */
+export interface CachedRow {
+  key: string
+  payload: string
+  createdAt: Date
 }
 
 export interface UsageRepositoryOptions {
@@ -140,6 +147,40 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
     .from(principal)
     .prepare('quota_reserve_with_token')
 
+  // The same statement that also reads the shared cache's entries `keys` of this account (an
+  // in-process miss on POST /v1/analyze: the look-up and the count in one round trip instead of
+  // two). One row per entry found (the principal and the count repeated on each; `used`, from
+  // the count run once, stays the last column for `countedIn`), or one row with no entry. The
+  // entries are read only when the token is valid: no row at all otherwise. A separate statement
+  // from `reserveWithToken`, so that the cached path does not pay for the look-up.
+  const found = db.$with('c').as(
+    db
+      .select({ key: analysisCache.key, payload: analysisCache.payload, createdAt: analysisCache.createdAt })
+      .from(analysisCache)
+      .where(
+        and(
+          eq(analysisCache.accountId, sql.placeholder('accountId')),
+          sql`${analysisCache.key} = any(${sql.placeholder('keys')}::text[])`,
+          gt(analysisCache.createdAt, sql`${sql.placeholder('notBefore')}::timestamptz`),
+        ),
+      ),
+  )
+  const reserveWithTokenLookingUp = db
+    .with(principal, counted, found)
+    .select({
+      tokenId: principal.tokenId,
+      accountId: principal.accountId,
+      plan: principal.plan,
+      limit: sql<number>`${principal.limit}`.mapWith(Number),
+      key: found.key,
+      payload: found.payload,
+      createdAt: found.createdAt,
+      used: sql<number | null>`(select ${counted.used} from ${counted})`,
+    })
+    .from(principal)
+    .leftJoin(found, sql`true`)
+    .prepare('quota_reserve_with_token_look_up')
+
   const refund = db
     .update(dailyUsage)
     .set({ used: sql`${dailyUsage.used} - 1` })
@@ -174,6 +215,32 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
       if (!row) return undefined
       const { used, ...principal } = row
       return { principal, used: used === null ? undefined : Number(used) }
+    },
+    /**
+     * `reserveWithToken` that also reads the account's unexpired cache entries among `keys`
+     * (created after `notBefore`), in the same statement; `cached` holds those found, read
+     * whether or not the k fit.
+     */
+    async reserveWithTokenLookingUp(
+      hash: string,
+      accountId: string,
+      day: string,
+      now: Date,
+      k: number,
+      keys: string[],
+      notBefore: Date,
+    ): Promise<{ principal: Omit<TokenPrincipal, 'used'>; used: number | undefined; cached: CachedRow[] } | undefined> {
+      const rows = await counting(accountId, day, k, () =>
+        reserveWithTokenLookingUp.execute({ hash, accountId, day, now: now.toISOString(), k, keys, notBefore: notBefore.toISOString() }),
+      )
+      const first = rows[0]
+      if (!first) return undefined
+      const cached: CachedRow[] = []
+      for (const r of rows)
+        if (r.key !== null && r.payload !== null && r.createdAt !== null)
+          cached.push({ key: r.key, payload: r.payload, createdAt: r.createdAt })
+      const { tokenId, plan, limit, used } = first
+      return { principal: { tokenId, accountId: first.accountId, plan, limit }, used: used === null ? undefined : Number(used), cached }
     },
     async refund(accountId: string, day: string): Promise<number | undefined> {
       const rows = await refund.execute({ accountId, day })
