@@ -35,9 +35,11 @@ export default fp<{ clock: Clock; tokenPrefix: string }>(
     const known = knownTokens()
 
     async function verify(request: FastifyRequest, hash: string): Promise<void> {
-      const principal = await authenticateHash(deps, hash)
+      const principal = (await authenticateHash(deps, hash)) as Awaited<ReturnType<typeof authenticateHash>> & { tokenHash: string }
       known.remember(hash, principal)
-      request.account = { ...principal, tokenHash: hash }
+      // The request's own object (authenticateHash's), completed in place rather than copied.
+      principal.tokenHash = hash
+      request.account = principal
     }
 
     app.decorate('requireToken', async (request: FastifyRequest, opts?: { deferrable?: boolean }) => {
