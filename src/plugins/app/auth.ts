@@ -46,7 +46,11 @@ export default fp<{ clock: Clock; tokenPrefix: string }>(
       const hash = bearerTokenHash(request.headers.authorization, tokenPrefix)
       const deferred = opts?.deferrable ? known.defer(hash) : undefined
       if (deferred) {
-        request.account = { ...deferred, tokenId: '', tokenHash: hash }
+        // defer() made this object for this request: completed in place.
+        const account = deferred as typeof deferred & { tokenId: string; tokenHash: string }
+        account.tokenId = ''
+        account.tokenHash = hash
+        request.account = account
         return
       }
       await verify(request, hash)
