@@ -46,7 +46,8 @@ function required(values: Record<string, unknown>, name: string): unknown {
  */
 export function rawStatement(db: Db, query: { toSQL(): { sql: string; params: unknown[] } }): RawStatement | undefined {
   const client = (db as { $client?: unknown }).$client
-  if (!client || typeof client !== 'object') return undefined
+  // postgres.js's client is a function (a tagged template), PGlite's an object.
+  if (!client || (typeof client !== 'object' && typeof client !== 'function')) return undefined
   const { sql: text, params } = query.toSQL()
   const fills = params.map(filler)
   const fill = (values: Record<string, unknown>) => fills.map((f) => f(values))
