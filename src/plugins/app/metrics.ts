@@ -76,7 +76,10 @@ export function createMetrics(sources: MetricsSources = {}) {
   const recorder = requestRecorder()
   return {
     registry,
-    /** Counts one answered request and its latency, under its route pattern, method and status. */
+    /**
+     * Counts one answered request and its latency, under its route pattern, method and status:
+     * the only way in. `requests` and `latency` are refilled from it at each scrape.
+     */
     recordRequest: recorder.record,
     requests: new Counter({
       name: 'http_requests_total',
