@@ -29,11 +29,12 @@ export function withBatchedTokenLookups(tokens: TokensRepository): TokensReposit
       const now = batch.reduce((t, w) => (w.item.now > t ? w.item.now : t), batch[0].item.now)
       if (batch.length === 1) return batch[0].resolve(await tokens.findActiveByHash(batch[0].item.hash, day, now))
       const hashes = [...new Set(batch.map((w) => w.item.hash))]
-      const found = new Map((await tokens.findActiveByHashes(hashes, day, now)).map(({ hash, ...principal }) => [hash, principal]))
-      // Each request gets its own copy: callers update `used` on theirs.
+      const found = new Map((await tokens.findActiveByHashes(hashes, day, now)).map((row) => [row.hash, row]))
+      // Each request gets its own copy (callers update `used` on theirs), built field by field:
+      // the same shape as a lone look-up's, without the row's hash, and no object rest or spread.
       for (const w of batch) {
         const p = found.get(w.item.hash)
-        w.resolve(p && { ...p })
+        w.resolve(p && { tokenId: p.tokenId, accountId: p.accountId, plan: p.plan, limit: p.limit, used: p.used })
       }
     },
   })

@@ -56,7 +56,10 @@ export function knownTokens(max = KNOWN_TOKENS): KnownTokens {
       return { accountId: known.accountId, plan: known.plan, limit: 0, used: 0, unverifiedTokenHash: hash }
     },
     remember(hash, { accountId, plan }) {
-      accountOf.set(hash, { accountId, plan })
+      // Nearly always already known as it is: updated in place, nothing allocated.
+      const known = accountOf.get(hash)
+      if (known && known.accountId === accountId) known.plan = plan
+      else accountOf.set(hash, { accountId, plan })
     },
     updatePlan(hash, plan) {
       const known = accountOf.get(hash)

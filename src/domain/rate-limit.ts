@@ -33,12 +33,13 @@ export function createRateLimiter(limits: RateLimits, maxKeys = 100_000): RateLi
       // A clock that went back refills nothing (and takes nothing away).
       const elapsed = bucket ? Math.max(0, now - bucket.at) : 0
       const tokens = bucket ? Math.min(limit.burst, bucket.tokens + (elapsed / 1000) * limit.perSecond) : limit.burst
-      if (tokens >= 1) {
-        buckets.set(key, { tokens: tokens - 1, at: now })
-        return 0
-      }
-      buckets.set(key, { tokens, at: now })
-      return Math.max(1, Math.ceil((1 - tokens) / limit.perSecond))
+      const left = tokens >= 1 ? tokens - 1 : tokens
+      // A known key's bucket is brought up to date in place: nothing allocated per request.
+      if (bucket) {
+        bucket.tokens = left
+        bucket.at = now
+      } else buckets.set(key, { tokens: left, at: now })
+      return tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / limit.perSecond))
     },
     rate: (plan) => limits[plan]?.perSecond,
   }

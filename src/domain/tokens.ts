@@ -88,10 +88,11 @@ export function bearerTokenHash(header: string | undefined, tokenPrefix: string)
 export async function authenticateHash(deps: TokenDeps, hash: string): Promise<TokenPrincipal & { day: string }> {
   const now = deps.clock()
   const day = utcDay(now)
-  const principal = await deps.repos.tokens.findActiveByHash(hash, day, now)
+  const principal = (await deps.repos.tokens.findActiveByHash(hash, day, now)) as (TokenPrincipal & { day: string }) | undefined
   if (!principal) throw new UnauthorizedError()
-  // `used` is that day's count.
-  return { ...principal, day }
+  // `used` is that day's count. The look-up's object is this request's own: completed in place.
+  principal.day = day
+  return principal
 }
 
 /** Resolves an Authorization header to the account it speaks for, or throws the one 401. */

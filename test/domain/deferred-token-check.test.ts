@@ -25,6 +25,12 @@ t.test('a node defers only the check of a token it has seen, and forgets a refus
   known.remember('h2', { accountId: 'a2', plan: 'free' })
   known.remember('h3', { accountId: 'a3', plan: 'free' })
   t.equal(known.defer('h1'), undefined, 'bounded: the least recently used goes')
+  known.remember('h2', { accountId: 'a2', plan: 'pro' })
+  t.equal(known.defer('h2')?.plan, 'pro', 'remembered again: the plan the database gave now')
+  known.remember('h2', { accountId: 'a2', plan: 'free' })
+  known.remember('h4', { accountId: 'a4', plan: 'free' })
+  t.ok(known.defer('h2'), 'remembered again: recently used, so h3 went instead')
+  t.equal(known.defer('h3'), undefined)
 })
 
 t.test('any answer but the 401 itself checks a deferred token first, unless the database is down', async (t) => {

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { generateToken, hashToken, isWellFormedToken, tokenPreview } from '../../src/domain/token-format.ts'
+import { crc32 } from 'node:zlib'
+import { crc32Ascii, generateToken, hashToken, isWellFormedToken, tokenPreview } from '../../src/domain/token-format.ts'
 
 t.test('tokens: prefix, 32 random base62, 6-character base62 CRC32 checksum', async (t) => {
   const seen = new Set<string>()
@@ -36,4 +37,24 @@ t.test('hash and preview', async (t) => {
   t.equal(hashToken(token), hashToken(token))
   t.equal(tokenPreview(token, 'tea_live_'), token.slice(0, 13) + '…')
   t.notOk(hashToken(token).includes(token.slice(9, 20)))
+})
+
+t.test("the checksum's CRC-32 is zlib's", async (t) => {
+  t.equal(crc32Ascii('123456789'), 0xcbf43926, 'the check value of CRC-32')
+  t.equal(crc32Ascii(''), 0)
+  t.equal(crc32Ascii('xx123456789yy', 2, 11), 0xcbf43926, 'a slice of the text')
+  for (let i = 0; i < 100; i++) {
+    const s = generateToken('tea_live_')
+    t.equal(crc32Ascii(s), crc32(s) >>> 0)
+  }
+})
+
+t.test('a token with a character outside base62, or outside ASCII, is refused', async (t) => {
+  const token = generateToken('tea_live_')
+  for (const c of ['-', '_', ' ', 'é', '\u0100', '\u{1F600}'.slice(0, 1)]) {
+    t.notOk(isWellFormedToken(token.slice(0, 20) + c + token.slice(21), 'tea_live_'), `in the random part: ${JSON.stringify(c)}`)
+    t.notOk(isWellFormedToken(token.slice(0, -1) + c, 'tea_live_'), `in the checksum: ${JSON.stringify(c)}`)
+  }
+  // A checksum whose digits are all valid but whose value exceeds any CRC-32.
+  t.notOk(isWellFormedToken(token.slice(0, -6) + 'zzzzzz', 'tea_live_'))
 })

@@ -2,6 +2,7 @@ import { and, eq, isNull, sql, desc, count, or, lt, type SQL } from 'drizzle-orm
 import type { Db } from '../client.ts'
 import { apiTokens, accounts, plans, dailyUsage } from '../schema/index.ts'
 import { effectivePlanSql } from './accounts.ts'
+import { rawStatement } from '../raw-statement.ts'
 
 export interface TokenPrincipal {
   tokenId: string
@@ -32,10 +33,32 @@ export function createTokensRepository(db: Db) {
       .leftJoin(dailyUsage, and(eq(dailyUsage.accountId, accounts.id), eq(dailyUsage.day, sql.placeholder('day'))))
       .where(and(where, isNull(apiTokens.revokedAt)))
   // The hot path of every request, prepared once.
-  const lookup = principals(eq(apiTokens.tokenHash, sql.placeholder('hash'))).prepare('token_lookup')
+  const one = principals(eq(apiTokens.tokenHash, sql.placeholder('hash')))
+  const lookup = one.prepare('token_lookup')
   // The same for many tokens in one statement (src/db/token-batcher.ts): the look-ups that
   // arrive while one is in flight are answered together. The hashes go as one text[] parameter.
-  const lookupMany = principals(sql`${apiTokens.tokenHash} = any(${sql.placeholder('hashes')}::text[])`).prepare('token_lookup_many')
+  const many = principals(sql`${apiTokens.tokenHash} = any(${sql.placeholder('hashes')}::text[])`)
+  const lookupMany = many.prepare('token_lookup_many')
+  // Both also sent to the driver directly, their rows read by position (the columns in the
+  // order `principals` selects them): on every request, Drizzle's own per-call work costs more
+  // than the rest of the look-up on this side. Inside a transaction there is no such path.
+  const rawOne = rawStatement(db, one)
+  const rawMany = rawStatement(db, many)
+  const principalOf = (row: unknown[]): TokenPrincipal => ({
+    tokenId: row[1] as string,
+    accountId: row[2] as string,
+    plan: row[3] as string,
+    limit: Number(row[4]),
+    used: Number(row[5]),
+  })
+  const withHash = (row: unknown[]): TokenPrincipal & { hash: string } => ({
+    hash: row[0] as string,
+    tokenId: row[1] as string,
+    accountId: row[2] as string,
+    plan: row[3] as string,
+    limit: Number(row[4]),
+    used: Number(row[5]),
+  })
 
   // Written at most once a minute per token so a busy token does not turn every request into a write.
   const touch = db
@@ -51,6 +74,10 @@ export function createTokensRepository(db: Db) {
 
   return {
     async findActiveByHash(hash: string, day: string, now: Date): Promise<TokenPrincipal | undefined> {
+      if (rawOne) {
+        const [row] = await rawOne({ hash, day, now: now.toISOString() })
+        return row && principalOf(row)
+      }
       const [row] = await lookup.execute({ hash, day, now: now.toISOString() })
       if (!row) return undefined
       const { hash: _hash, ...principal } = row
@@ -59,6 +86,7 @@ export function createTokensRepository(db: Db) {
 
     /** The valid ones among `hashes`, each with its hash; unknown and revoked ones are absent. */
     async findActiveByHashes(hashes: string[], day: string, now: Date): Promise<(TokenPrincipal & { hash: string })[]> {
+      if (rawMany) return (await rawMany({ hashes, day, now: now.toISOString() })).map(withHash)
       return lookupMany.execute({ hashes, day, now: now.toISOString() })
     },
 

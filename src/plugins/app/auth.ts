@@ -35,16 +35,22 @@ export default fp<{ clock: Clock; tokenPrefix: string }>(
     const known = knownTokens()
 
     async function verify(request: FastifyRequest, hash: string): Promise<void> {
-      const principal = await authenticateHash(deps, hash)
+      const principal = (await authenticateHash(deps, hash)) as Awaited<ReturnType<typeof authenticateHash>> & { tokenHash: string }
       known.remember(hash, principal)
-      request.account = { ...principal, tokenHash: hash }
+      // The request's own object (authenticateHash's), completed in place rather than copied.
+      principal.tokenHash = hash
+      request.account = principal
     }
 
     app.decorate('requireToken', async (request: FastifyRequest, opts?: { deferrable?: boolean }) => {
       const hash = bearerTokenHash(request.headers.authorization, tokenPrefix)
       const deferred = opts?.deferrable ? known.defer(hash) : undefined
       if (deferred) {
-        request.account = { ...deferred, tokenId: '', tokenHash: hash }
+        // defer() made this object for this request: completed in place.
+        const account = deferred as typeof deferred & { tokenId: string; tokenHash: string }
+        account.tokenId = ''
+        account.tokenHash = hash
+        request.account = account
         return
       }
       await verify(request, hash)

@@ -15,23 +15,100 @@ export interface MetricsSources {
   pool?: () => { queued: number; utilization: number } | undefined
 }
 
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+type RequestLabels = { route: string; method: string; status: string }
+
+/** The requests of one route, method and status: a count, and latencies as the histogram keeps them. */
+class RequestSeries {
+  count = 0
+  sum = 0
+  /** Observations per bucket (not cumulative); one above the last bound is in none, as prom-client does. */
+  readonly buckets = new Array<number>(LATENCY_BUCKETS.length).fill(0)
+  constructor(readonly labels: RequestLabels) {}
+}
+
+/** prom-client's histogram entry, which a scrape fills in (its shape is checked by the metrics tests). */
+interface HistogramEntry {
+  bucketValues: Record<number, number>
+  sum: number
+  count: number
+}
+
+/**
+ * Request counts and latencies kept in plain numbers per route, method and status, and handed to
+ * prom-client only when /metrics is scraped: its counter and histogram hash and check their labels
+ * on every call, which cost about as much as the rest of a quota read's bookkeeping. The series
+ * are folded in the order they were first seen, as prom-client orders them.
+ */
+function requestRecorder() {
+  const all: RequestSeries[] = []
+  /** Per route pattern, per method, per status code. */
+  const byRoute = new Map<string, Map<string, Map<number, RequestSeries>>>()
+  return {
+    all,
+    record(route: string, method: string, statusCode: number, seconds: number): void {
+      let byMethod = byRoute.get(route)
+      if (!byMethod) byRoute.set(route, (byMethod = new Map<string, Map<number, RequestSeries>>()))
+      let byStatus = byMethod.get(method)
+      if (!byStatus) byMethod.set(method, (byStatus = new Map<number, RequestSeries>()))
+      let series = byStatus.get(statusCode)
+      if (!series) {
+        series = new RequestSeries({ route, method, status: String(statusCode) })
+        byStatus.set(statusCode, series)
+        all.push(series)
+      }
+      series.count++
+      series.sum += seconds
+      for (let i = 0; i < LATENCY_BUCKETS.length; i++) {
+        if (seconds <= LATENCY_BUCKETS[i]) {
+          series.buckets[i]++
+          break
+        }
+      }
+    },
+  }
+}
+
 export function createMetrics(sources: MetricsSources = {}) {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
+  const recorder = requestRecorder()
   return {
     registry,
+    /**
+     * Counts one answered request and its latency, under its route pattern, method and status:
+     * the only way in. `requests` and `latency` are refilled from it at each scrape.
+     */
+    recordRequest: recorder.record,
     requests: new Counter({
       name: 'http_requests_total',
       help: 'HTTP requests by route, method and status',
       labelNames: ['route', 'method', 'status'] as const,
       registers: [registry],
+      collect() {
+        this.reset()
+        for (const s of recorder.all) this.inc(s.labels, s.count)
+      },
     }),
     latency: new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request latency by route and status',
       labelNames: ['route', 'method', 'status'] as const,
-      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      buckets: LATENCY_BUCKETS,
       registers: [registry],
+      collect() {
+        this.reset()
+        for (const s of recorder.all) this.zero(s.labels)
+        // zero() added one entry per series, in the same order.
+        const entries = Object.values((this as unknown as { hashMap: Record<string, HistogramEntry> }).hashMap)
+        recorder.all.forEach((s, i) => {
+          const entry = entries[i]
+          entry.count = s.count
+          entry.sum = s.sum
+          LATENCY_BUCKETS.forEach((bound, b) => (entry.bucketValues[bound] = s.buckets[b]))
+        })
+      },
     }),
     quotaRejections: new Counter({ name: 'quota_rejections_total', help: 'Requests refused with 429', registers: [registry] }),
     cacheLookups: new Counter({
@@ -87,9 +164,7 @@ export default fp(
     // Route patterns only, never raw URLs: bounded label sets, and no caller input in metrics.
     // Latency is Fastify's own measure (from routing to the response's last byte), read once the response is out.
     function record(route: string, request: FastifyRequest, reply: FastifyReply) {
-      const labels = { route, method: request.method, status: String(reply.statusCode) }
-      metrics.requests.inc(labels)
-      metrics.latency.observe(labels, reply.elapsedTime / 1000)
+      metrics.recordRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000)
       if (reply.statusCode === 429) metrics.quotaRejections.inc()
     }
     // Each route gets its own hook, which knows its pattern: reading it per request
