@@ -273,6 +273,15 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     }
     // A lone month abbreviation is a date, not a name ("Feb").
     if (!noisy && b - a === 1 && MONTH_ABBR.test(doc.tokens[a].text)) continue
+    // "the Academy of Country Music Awards", "the Pulitzer Prize": an award is none of our types
+    // (every corpus annotates it miscellaneous).
+    if (!noisy && b - a > 1 && AWARD_END.test(doc.tokens[b - 1].text)) continue
+    // "Warp Records", "Interscope Records": a record label is an organization (the "Guinness Book
+    // of Records" is not one).
+    if (type !== 'ORG' && !noisy && b - a > 1 && doc.tokens[b - 1].text === 'Records' && doc.tokens[b - 2].text !== 'of') {
+      type = 'ORG'
+      stated = true
+    }
     // "European Space Agency and Roger K. Crouch of NASA": two names and a person between, run together.
     if (type !== 'PER' && !noisy) {
       const k = coordinatedPerson(doc, a, b)
@@ -479,6 +488,8 @@ function venueName(doc: Tokenized, a: number, b: number, type: EntityType): bool
   for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !/^(?:of|the|de)$/.test(t[i].text)) return false
   return true
 }
+
+const AWARD_END = /^(?:Award|Awards|Prize|Prizes)$/
 
 // Last words of a periodical's name. Not Journal nor Times: newspapers are annotated as
 // organizations ("The Wall Street Journal").

@@ -347,6 +347,29 @@ t.test('a periodical is an object; a newspaper, a place before "magazine" and a 
   )
 })
 
+t.test('an award is none of our types; a record label is an organization', async (t) => {
+  const typed = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text}`)
+  const awards = typed(
+    'She received the AFI Life Achievement Award, the Pulitzer Prize and two Country Music Association Awards in her career.',
+  )
+  t.notOk(
+    awards.some((m) => /Award|Prize/.test(m)),
+    `no award (got ${JSON.stringify(awards)})`,
+  )
+  const kept = typed('The Country Music Association named her entertainer of the year; Alfred Nobel left his fortune to science.')
+  t.ok(kept.includes('ORG:Country Music Association'), `the association itself (got ${JSON.stringify(kept)})`)
+  const labels = [
+    ...typed('In 2004 Diab released his first album with Rotana Records , Leily Nahary , which sold well .'),
+    ...typed('Squarepusher still calls Warp Records his home , having released numerous albums there .'),
+  ]
+  for (const name of ['ORG:Warp Records', 'ORG:Rotana Records']) t.ok(labels.includes(name), `${name} (got ${JSON.stringify(labels)})`)
+  const book = typed('The feat entered the Guinness Book of Records in 1990.')
+  t.notOk(
+    book.some((m) => m.startsWith('ORG:')),
+    `no label (got ${JSON.stringify(book)})`,
+  )
+})
+
 t.test('titles listed after compositions, hits, works and the like, never after the verb', async (t) => {
   const objects = (text: string) =>
     extractMentions(tokenize(text))
