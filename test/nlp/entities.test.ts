@@ -333,6 +333,43 @@ t.test('a name ending in Arena, Stadium or Hall is a place; a person named Hall 
   t.ok(people.includes('PER:Arsenio Hall') && people.includes('PER:Anthony Hall'), `persons (got ${JSON.stringify(people)})`)
 })
 
+t.test('a periodical is an object; a newspaper, a place before "magazine" and a person named Weekly are not', async (t) => {
+  const typed = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text}`)
+  const named = typed('Her stories appeared in The London Magazine and were praised by Kirkus Reviews and The Times Literary Supplement.')
+  for (const name of ['OBJ:The London Magazine', 'OBJ:Kirkus Reviews', 'OBJ:The Times Literary Supplement'])
+    t.ok(named.includes(name), `${name} (got ${JSON.stringify(named)})`)
+  const cued = typed('She posed for Tatler magazine in 1950 and later for the magazine Playboy.')
+  for (const name of ['OBJ:Tatler', 'OBJ:Playboy']) t.ok(cued.includes(name), `${name} (got ${JSON.stringify(cued)})`)
+  const not = typed('A U.S. magazine quoted The Wall Street Journal, and Robert Weekly of Ford Motor Co. declined to comment.')
+  t.notOk(
+    not.some((m) => m.startsWith('OBJ:')),
+    `no object (got ${JSON.stringify(not)})`,
+  )
+})
+
+t.test('an award is none of our types; a record label is an organization', async (t) => {
+  const typed = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text}`)
+  const awards = typed(
+    'She received the AFI Life Achievement Award, the Pulitzer Prize and two Country Music Association Awards in her career.',
+  )
+  t.notOk(
+    awards.some((m) => /Award|Prize/.test(m)),
+    `no award (got ${JSON.stringify(awards)})`,
+  )
+  const kept = typed('The Country Music Association named her entertainer of the year; Alfred Nobel left his fortune to science.')
+  t.ok(kept.includes('ORG:Country Music Association'), `the association itself (got ${JSON.stringify(kept)})`)
+  const labels = [
+    ...typed('In 2004 Diab released his first album with Rotana Records , Leily Nahary , which sold well .'),
+    ...typed('Squarepusher still calls Warp Records his home , having released numerous albums there .'),
+  ]
+  for (const name of ['ORG:Warp Records', 'ORG:Rotana Records']) t.ok(labels.includes(name), `${name} (got ${JSON.stringify(labels)})`)
+  const book = typed('The feat entered the Guinness Book of Records in 1990.')
+  t.notOk(
+    book.some((m) => m.startsWith('ORG:')),
+    `no label (got ${JSON.stringify(book)})`,
+  )
+})
+
 t.test('titles listed after compositions, hits, works and the like, never after the verb', async (t) => {
   const objects = (text: string) =>
     extractMentions(tokenize(text))
