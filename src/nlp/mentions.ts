@@ -771,7 +771,10 @@ const WORK_KINDS = /^(?:albums|songs|singles|EPs|novels|books|poems|films|movies
 // list cue ("compositions include A , B and C", "works such as A").
 const CUED_KINDS = /^(?:works|compositions|hits|releases|recordings|tracks)$/
 const LIST_CUE = /^(?:such|including|include|includes|included|:)$/
-const GROUP_KIND = /^(?:band|bands|duo|trio|quartet)$/
+const GROUP_KIND = /^(?:band|bands|duo|trio|quartet|quintet|group|supergroup|orchestra|ensemble)$/
+// Kinds that also name a sports pool or a company's group ("group C", "the group 's shares"): their
+// name must be a word and is left to the tagger when it already read one.
+const WIDE_KIND = /^(?:group|ensemble|orchestra)$/
 // Lower-case words that may stand inside a title ("Pictures at an Exhibition", "Jude the Obscure").
 const TITLE_JOINER = /^(?:of|the|a|an|at|in|on|to|and|for|from|with|is|my|your|me|you|['’]s)$/
 
@@ -920,6 +923,11 @@ function groupLists(doc: Tokenized, spans: ReturnType<typeof tagDocument>['spans
     for (let n = 0; n < (single ? 1 : 15); n++) {
       if (k < t.length && /^the$/i.test(t[k].text)) k++
       if (k >= t.length || t[k].sent !== t[i].sent || !/^[\p{Lu}\p{N}]/u.test(t[k].text)) break
+      if (
+        WIDE_KIND.test(t[i].text) &&
+        (!/^\p{L}\p{L}/u.test(t[k].text) || spans.some((s) => s.type === 'ORG' && s.first <= k && s.last > k))
+      )
+        break
       const e = listedNameEnd(doc, k, spans)
       const person = spans.find((s) => s.type === 'PER' && s.first <= k && s.last > k)
       const firstName = !single && TITLE_CASE.test(t[k].text) && e - k >= 2 && (wordGaz(ctx, t[k].text) & GAZ_FIRST) !== 0

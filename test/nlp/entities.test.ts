@@ -259,6 +259,10 @@ t.test('a "person" where something is headquartered or based is a place; a produ
   t.ok(types('In 2005 they released the album Demon Days to acclaim.').includes('OBJ:Demon Days'))
   t.ok(types('Hardy wrote the novel Jude the Obscure in 1895.').includes('OBJ:Jude the Obscure'))
   t.ok(types('He later toured with the band Sepultura in Brazil.').includes('ORG:Sepultura'))
+  // "group", "orchestra", "ensemble" too, but not before a letter or a number that names a pool.
+  t.ok(types('She toured with the group Lydia Loveless for a year.').includes('ORG:Lydia Loveless'))
+  t.ok(types('She toured with Lydia Loveless for a year.').includes('PER:Lydia Loveless'))
+  t.notOk(types('Spain finished first in group C after a late goal.').includes('ORG:C'))
   t.notOk(types('The book was written by John Smith in London.').some((m) => m.startsWith('OBJ:')))
 })
 
