@@ -879,7 +879,11 @@ function listedNameEnd(doc: Tokenized, i: number, spans: TaggedSpan[]): number {
   let b = i + 1
   let end = i + 1
   while (b < t.length && b - i < 8 && t[b].sent === t[i].sent) {
-    if (/^(?:in|on|at|to|for|from|with|by)$/.test(t[b].text) && spans.some((s) => s.first === b + 1)) break
+    if (/^(?:in|on|at|to|for|from|with|by)$/.test(t[b].text)) {
+      // A preposition before another tagged name or a month leads out of the name ("Sepultura in
+      // Brazil", "Lydia Loveless in May").
+      if (spans.some((s) => s.first === b + 1) || (b + 1 < t.length && MONTH_OR_DAY.test(t[b + 1].text))) break
+    }
     // A hyphen written without spaces joins the name's words ("O-Town").
     if (t[b].text === '-' && t[b].start === t[b - 1].end && b + 1 < t.length && t[b + 1].start === t[b].end) {
       b++

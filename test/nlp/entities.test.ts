@@ -262,6 +262,8 @@ t.test('a "person" where something is headquartered or based is a place; a produ
   // "group", "orchestra", "ensemble" too, but not before a letter or a number that names a pool.
   t.ok(types('She toured with the group Lydia Loveless for a year.').includes('ORG:Lydia Loveless'))
   t.ok(types('She toured with Lydia Loveless for a year.').includes('PER:Lydia Loveless'))
+  t.ok(types('She toured with the group Lydia Loveless in May and June.').includes('ORG:Lydia Loveless'))
+  t.ok(types('He joined the band Children of Bodom in 1997.').includes('ORG:Children of Bodom'))
   t.notOk(types('Spain finished first in group C after a late goal.').includes('ORG:C'))
   t.notOk(types('The book was written by John Smith in London.').some((m) => m.startsWith('OBJ:')))
 })
