@@ -2,13 +2,11 @@
 // as Drizzle's prepared statement (column for column), Drizzle's error wrapping, and no such path
 // inside a transaction.
 import t from 'tap'
-import { randomUUID } from 'node:crypto'
 import { eq, sql, DrizzleQueryError } from 'drizzle-orm'
 import { DRIVERS, openTestDatabase } from '../helpers/app.ts'
 import { rawStatement } from '../../src/db/raw-statement.ts'
 import { createRepositories } from '../../src/db/repositories/index.ts'
 import { createTokensRepository } from '../../src/db/repositories/tokens.ts'
-import { createUsageRepository } from '../../src/db/repositories/usage.ts'
 import { createAccount } from '../../src/domain/accounts.ts'
 import { createToken, revokeToken } from '../../src/domain/tokens.ts'
 import { hashToken } from '../../src/domain/token-format.ts'
@@ -83,73 +81,6 @@ for (const driver of DRIVERS) {
       const byHash = (rows: { hash: string }[]) => [...rows].sort((x, y) => x.hash.localeCompare(y.hash))
       t.same(byHash(many), byHash(await viaDrizzle.findActiveByHashes(hashes, DAY, NOW)))
       t.equal(many.length, 2, 'the revoked one is absent')
-    })
-
-    t.test('counts: the raw path answers as the Drizzle path does, and is the one taken', async (t) => {
-      const repos = createRepositories(db)
-      const deps = { repos, clock: () => NOW, tokenPrefix: 'tea_live_' }
-      const a = await createAccount(deps, { email: `raw-count-${driver}@example.com`, plan: 'free' })
-      const tok = await createToken(deps, a.id, 'count')
-      const revoked = await createToken(deps, a.id, 'revoked')
-      await revokeToken(deps, revoked.id)
-      const hash = hashToken(tok.token)
-      const key = 'k'.repeat(64)
-      const created = new Date('2026-11-22T11:59:00.123Z')
-      await repos.cache.put(a.id, key, 'the payload', created, new Date(0))
-      // Statements sent to the driver itself, counted; and the same repository without a client: Drizzle's path.
-      let sent = 0
-      const client = (db as unknown as { $client: object }).$client
-      const counted = new Proxy(client, {
-        apply: (f, self, args) => Reflect.apply(f as (...a: unknown[]) => unknown, self, args),
-        get(c, prop) {
-          const v = Reflect.get(c, prop) as unknown
-          if ((prop === 'unsafe' || prop === 'query') && typeof v === 'function')
-            return (...args: unknown[]) => {
-              sent++
-              return (v as (...a: unknown[]) => unknown).apply(c, args)
-            }
-          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(c) : v
-        },
-      })
-      const raw = createUsageRepository(Object.create(db, { $client: { value: counted } }) as Db, { asyncCommit: false })
-      const viaDrizzle = createUsageRepository(Object.create(db, { $client: { value: undefined } }) as Db, { asyncCommit: false })
-
-      t.equal(await raw.reserve(a.id, DAY, 100), 1)
-      t.equal(sent, 1, 'sent to the driver by the repository itself')
-      t.equal(await viaDrizzle.reserve(a.id, DAY, 100), 2)
-      t.equal(sent, 1, 'not by the Drizzle path')
-      t.equal(await raw.reserveMany(a.id, DAY, 100, 3), 5)
-      t.equal(await viaDrizzle.reserveMany(a.id, DAY, 100, 3), 8)
-      t.equal(await raw.reserveMany(a.id, DAY, 9, 2), undefined, 'does not fit')
-      t.equal(await viaDrizzle.reserveMany(a.id, DAY, 9, 2), undefined, 'does not fit')
-      t.equal(await raw.reserve(a.id, DAY, 8), undefined, 'limit reached')
-      t.equal(await viaDrizzle.reserve(a.id, DAY, 8), undefined, 'limit reached')
-
-      const principal = { tokenId: tok.id, accountId: a.id, plan: 'free', limit: 100 }
-      t.same(await raw.reserveWithToken(hash, a.id, DAY, NOW, 2), { principal, used: 10 })
-      t.same(await viaDrizzle.reserveWithToken(hash, a.id, DAY, NOW, 2), { principal, used: 12 })
-      t.same(await raw.reserveWithToken(hash, a.id, DAY, NOW, 100), { principal, used: undefined }, 'valid, does not fit')
-      t.same(await viaDrizzle.reserveWithToken(hash, a.id, DAY, NOW, 100), { principal, used: undefined }, 'valid, does not fit')
-      for (const repo of [raw, viaDrizzle]) {
-        t.equal(await repo.reserveWithToken(hashToken(revoked.token), a.id, DAY, NOW, 1), undefined, 'revoked')
-        t.equal(await repo.reserveWithToken(hash, randomUUID(), DAY, NOW, 1), undefined, "another account's")
-      }
-
-      const entry = { key, payload: 'the payload', createdAt: created }
-      const lookUp = (repo: typeof raw, keys: string[], notBefore: Date) =>
-        repo.reserveWithTokenLookingUp(hash, a.id, DAY, NOW, 1, keys, notBefore)
-      t.same(await lookUp(raw, [key, 'x'.repeat(64)], new Date(0)), { principal, used: 13, cached: [entry] })
-      t.same(await lookUp(viaDrizzle, [key, 'x'.repeat(64)], new Date(0)), { principal, used: 14, cached: [entry] })
-      const rawFound = await lookUp(raw, [key], new Date(0))
-      t.ok(rawFound?.cached[0].createdAt instanceof Date, 'a date on both drivers')
-      t.equal(rawFound?.cached[0].createdAt.getTime(), created.getTime())
-      t.same(await lookUp(raw, [key], NOW), { principal, used: 16, cached: [] }, 'expired: not read')
-      t.same(await lookUp(viaDrizzle, [key], NOW), { principal, used: 17, cached: [] }, 'expired: not read')
-      t.equal(await raw.reserveWithTokenLookingUp(hashToken(revoked.token), a.id, DAY, NOW, 1, [key], new Date(0)), undefined)
-
-      t.equal(await raw.refund(a.id, DAY), 16)
-      t.equal(await viaDrizzle.refund(a.id, DAY), 15)
-      t.equal(await raw.refund(randomUUID(), DAY), undefined, 'nothing to refund')
     })
   })
 }

@@ -4,7 +4,6 @@ import { accounts, analysisCache, apiTokens, dailyUsage, plans } from '../schema
 import { asyncCommit as asyncCommitCondition } from './async-commit.ts'
 import { DatabaseTimeoutError } from '../deadline.ts'
 import { effectivePlanSql } from './accounts.ts'
-import { rawStatement, type RawStatement } from '../raw-statement.ts'
 import type { TokenPrincipal } from './tokens.ts'
 
 // On a PostgreSQL server, counting statements commit asynchronously (asyncCommit): the limit is
@@ -62,52 +61,33 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
       throw err
     }
   }
-  // The counting statements run on every request: each is sent to the driver itself, prepared,
-  // its rows read by position (src/db/raw-statement.ts), without Drizzle's per-call work.
-  // Without that path (a transaction), Drizzle runs them, their rows turned into the same arrays.
-  const statement = (
-    query: {
-      toSQL(): { sql: string; params: unknown[] }
-      prepare(name: string): { execute(values: Record<string, unknown>): Promise<Record<string, unknown>[]> }
-    },
-    name: string,
-  ): RawStatement => {
-    const raw = rawStatement(db, query)
-    if (raw) return raw
-    const prepared = query.prepare(name)
-    return async (values) => (await prepared.execute(values)).map((row) => Object.values(row))
-  }
   // Atomic check-and-increment in one statement: N concurrent callers against R remaining
   // succeed exactly min(N, R) times, on one node or many. No row is returned when full.
-  const reserve = statement(
-    db
-      .insert(dailyUsage)
-      .values({ accountId: sql.placeholder('accountId'), day: sql.placeholder('day'), used: 1 })
-      .onConflictDoUpdate({
-        target: [dailyUsage.accountId, dailyUsage.day],
-        set: { used: sql`${dailyUsage.used} + 1` },
-        // The first count of a day (the insert) commits synchronously: once a day per account.
-        setWhere: sql`${dailyUsage.used} < ${sql.placeholder('limit')}::integer and ${asyncCommit}`,
-      })
-      .returning({ used: dailyUsage.used }),
-    'quota_reserve',
-  )
+  const reserve = db
+    .insert(dailyUsage)
+    .values({ accountId: sql.placeholder('accountId'), day: sql.placeholder('day'), used: 1 })
+    .onConflictDoUpdate({
+      target: [dailyUsage.accountId, dailyUsage.day],
+      set: { used: sql`${dailyUsage.used} + 1` },
+      // The first count of a day (the insert) commits synchronously: once a day per account.
+      setWhere: sql`${dailyUsage.used} < ${sql.placeholder('limit')}::integer and ${asyncCommit}`,
+    })
+    .returning({ used: dailyUsage.used })
+    .prepare('quota_reserve')
 
   // The same for k requests at once, all or nothing (k ≤ limit): used by the per-account
   // batcher (src/db/reservation-batcher.ts) so that one hot account costs one statement per
   // batch instead of one per request.
-  const reserveMany = statement(
-    db
-      .insert(dailyUsage)
-      .values({ accountId: sql.placeholder('accountId'), day: sql.placeholder('day'), used: sql.placeholder('k') })
-      .onConflictDoUpdate({
-        target: [dailyUsage.accountId, dailyUsage.day],
-        set: { used: sql`${dailyUsage.used} + ${sql.placeholder('k')}::integer` },
-        setWhere: sql`${dailyUsage.used} + ${sql.placeholder('k')}::integer <= ${sql.placeholder('limit')}::integer and ${asyncCommit}`,
-      })
-      .returning({ used: dailyUsage.used }),
-    'quota_reserve_many',
-  )
+  const reserveMany = db
+    .insert(dailyUsage)
+    .values({ accountId: sql.placeholder('accountId'), day: sql.placeholder('day'), used: sql.placeholder('k') })
+    .onConflictDoUpdate({
+      target: [dailyUsage.accountId, dailyUsage.day],
+      set: { used: sql`${dailyUsage.used} + ${sql.placeholder('k')}::integer` },
+      setWhere: sql`${dailyUsage.used} + ${sql.placeholder('k')}::integer <= ${sql.placeholder('limit')}::integer and ${asyncCommit}`,
+    })
+    .returning({ used: dailyUsage.used })
+    .prepare('quota_reserve_many')
 
   // The token check and the count in ONE statement, for POST /v1/analyze (see src/domain/deferred-token-check.ts):
   // `p` is the token look-up (valid, not revoked, of this account; its effective plan), `r`
@@ -155,19 +135,17 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
       })
       .returning({ used: dailyUsage.used }),
   )
-  const reserveWithToken = statement(
-    db
-      .with(principal, counted)
-      .select({
-        tokenId: principal.tokenId,
-        accountId: principal.accountId,
-        plan: principal.plan,
-        limit: sql<number>`${principal.limit}`.mapWith(Number),
-        used: sql<number | null>`(select ${counted.used} from ${counted})`,
-      })
-      .from(principal),
-    'quota_reserve_with_token',
-  )
+  const reserveWithToken = db
+    .with(principal, counted)
+    .select({
+      tokenId: principal.tokenId,
+      accountId: principal.accountId,
+      plan: principal.plan,
+      limit: sql<number>`${principal.limit}`.mapWith(Number),
+      used: sql<number | null>`(select ${counted.used} from ${counted})`,
+    })
+    .from(principal)
+    .prepare('quota_reserve_with_token')
 
   // The same statement that also reads the shared cache's entries `keys` of this account (an
   // in-process miss on POST /v1/analyze: the look-up and the count in one round trip instead of
@@ -187,56 +165,39 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
         ),
       ),
   )
-  const reserveWithTokenLookingUp = statement(
-    db
-      .with(principal, counted, found)
-      .select({
-        tokenId: principal.tokenId,
-        accountId: principal.accountId,
-        plan: principal.plan,
-        limit: sql<number>`${principal.limit}`.mapWith(Number),
-        key: found.key,
-        payload: found.payload,
-        createdAt: found.createdAt,
-        used: sql<number | null>`(select ${counted.used} from ${counted})`,
-      })
-      .from(principal)
-      .leftJoin(found, sql`true`),
-    'quota_reserve_with_token_look_up',
-  )
+  const reserveWithTokenLookingUp = db
+    .with(principal, counted, found)
+    .select({
+      tokenId: principal.tokenId,
+      accountId: principal.accountId,
+      plan: principal.plan,
+      limit: sql<number>`${principal.limit}`.mapWith(Number),
+      key: found.key,
+      payload: found.payload,
+      createdAt: found.createdAt,
+      used: sql<number | null>`(select ${counted.used} from ${counted})`,
+    })
+    .from(principal)
+    .leftJoin(found, sql`true`)
+    .prepare('quota_reserve_with_token_look_up')
 
-  const refund = statement(
-    db
-      .update(dailyUsage)
-      .set({ used: sql`${dailyUsage.used} - 1` })
-      .where(
-        and(eq(dailyUsage.accountId, sql.placeholder('accountId')), eq(dailyUsage.day, sql.placeholder('day')), gt(dailyUsage.used, 0)),
-      )
-      .returning({ used: dailyUsage.used }),
-    'quota_refund',
-  )
-
-  // The columns of both token statements: tokenId, accountId, plan, limit first; `used` last.
-  const principalOf = (row: unknown[]): Omit<TokenPrincipal, 'used'> => ({
-    tokenId: row[0] as string,
-    accountId: row[1] as string,
-    plan: row[2] as string,
-    limit: Number(row[3]),
-  })
-  const countOf = (used: unknown): number | undefined => (used === null || used === undefined ? undefined : Number(used))
-  // postgres.js hands timestamps over as text (Drizzle's parsers on its client); PGlite and Drizzle's own path as dates.
-  const createdAtOf = (v: unknown): Date => (v instanceof Date ? v : new Date(v as string))
+  const refund = db
+    .update(dailyUsage)
+    .set({ used: sql`${dailyUsage.used} - 1` })
+    .where(and(eq(dailyUsage.accountId, sql.placeholder('accountId')), eq(dailyUsage.day, sql.placeholder('day')), gt(dailyUsage.used, 0)))
+    .returning({ used: dailyUsage.used })
+    .prepare('quota_refund')
 
   return {
     /** The new count, or undefined when the limit was already reached. */
     async reserve(accountId: string, day: string, limit: number): Promise<number | undefined> {
-      const [row] = await counting(accountId, day, 1, () => reserve({ accountId, day, limit }))
-      return row && (row[0] as number)
+      const rows = await counting(accountId, day, 1, () => reserve.execute({ accountId, day, limit }))
+      return rows[0]?.used
     },
     /** The new count after reserving `k` (1 ≤ k ≤ limit) at once, or undefined when they do not all fit. */
     async reserveMany(accountId: string, day: string, limit: number, k: number): Promise<number | undefined> {
-      const [row] = await counting(accountId, day, k, () => reserveMany({ accountId, day, limit, k }))
-      return row && (row[0] as number)
+      const rows = await counting(accountId, day, k, () => reserveMany.execute({ accountId, day, limit, k }))
+      return rows[0]?.used
     },
     /**
      * Checks the token and counts `k` requests (k ≥ 1) at once, all or nothing, in one statement.
@@ -250,9 +211,10 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
       now: Date,
       k = 1,
     ): Promise<{ principal: Omit<TokenPrincipal, 'used'>; used: number | undefined } | undefined> {
-      const [row] = await counting(accountId, day, k, () => reserveWithToken({ hash, accountId, day, now: now.toISOString(), k }))
+      const [row] = await counting(accountId, day, k, () => reserveWithToken.execute({ hash, accountId, day, now: now.toISOString(), k }))
       if (!row) return undefined
-      return { principal: principalOf(row), used: countOf(row[4]) }
+      const { used, ...principal } = row
+      return { principal, used: used === null ? undefined : Number(used) }
     },
     /**
      * `reserveWithToken` that also reads the account's unexpired cache entries among `keys`
@@ -269,19 +231,20 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
       notBefore: Date,
     ): Promise<{ principal: Omit<TokenPrincipal, 'used'>; used: number | undefined; cached: CachedRow[] } | undefined> {
       const rows = await counting(accountId, day, k, () =>
-        reserveWithTokenLookingUp({ hash, accountId, day, now: now.toISOString(), k, keys, notBefore: notBefore.toISOString() }),
+        reserveWithTokenLookingUp.execute({ hash, accountId, day, now: now.toISOString(), k, keys, notBefore: notBefore.toISOString() }),
       )
       const first = rows[0]
       if (!first) return undefined
       const cached: CachedRow[] = []
       for (const r of rows)
-        if (r[4] !== null && r[5] !== null && r[6] !== null)
-          cached.push({ key: r[4] as string, payload: r[5] as string, createdAt: createdAtOf(r[6]) })
-      return { principal: principalOf(first), used: countOf(first[7]), cached }
+        if (r.key !== null && r.payload !== null && r.createdAt !== null)
+          cached.push({ key: r.key, payload: r.payload, createdAt: r.createdAt })
+      const { tokenId, plan, limit, used } = first
+      return { principal: { tokenId, accountId: first.accountId, plan, limit }, used: used === null ? undefined : Number(used), cached }
     },
     async refund(accountId: string, day: string): Promise<number | undefined> {
-      const [row] = await refund({ accountId, day })
-      return row && (row[0] as number)
+      const rows = await refund.execute({ accountId, day })
+      return rows[0]?.used
     },
     async usedOn(accountId: string, day: string): Promise<number> {
       const [row] = await db
