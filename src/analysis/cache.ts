@@ -7,6 +7,7 @@ import { LRUCache } from 'lru-cache'
 import type { CacheRepository } from '../db/repositories/cache.ts'
 import type { Analysis } from '../nlp/types.ts'
 import type { Clock } from '../domain/clock.ts'
+import { analysisJson } from './analysis-json.ts'
 
 export const CACHE_TTL_MS = 24 * 60 * 60 * 1000
 
@@ -155,7 +156,7 @@ export function createAnalysisCache(deps: { repo: CacheRepository; clock: Clock;
 
     async put(k: CacheKey, analysis: Analysis): Promise<void> {
       const now = deps.clock()
-      const json = JSON.stringify(analysis)
+      const json = analysisJson(analysis)
       const createdAt = await deps.repo.put(k.accountId, k.key, encrypt(k.secret, json), now, new Date(now.getTime() - CACHE_TTL_MS))
       local?.set(
         localKey(k),

@@ -14,6 +14,7 @@
 import { Piscina } from 'piscina'
 import { overloadedError, ServiceUnavailableError } from '../errors.ts'
 import type { Analysis } from '../nlp/types.ts'
+import { analysisFromJson } from './analysis-json.ts'
 import { AbandonedExtraction, type AnalysisPlace, type Analyzer, type AnalyzerCall, type PlaceOwner } from './analyzer.ts'
 import type { WorkerResult, WorkerTask } from './worker.ts'
 import { bundleEntry } from '../bundle.mjs'
@@ -282,7 +283,7 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
       try {
         const result = await (signal ? whileWanted(task, signal, state) : task)
         if ('skipped' in result) throw signal?.reason ?? new Error('analysis skipped')
-        return result.analysis
+        return 'json' in result ? analysisFromJson(result.json) : result.analysis
       } catch (err) {
         if (timeout.aborted) throw timeoutError()
         if (err instanceof AbandonedExtraction || signal?.aborted) throw err

@@ -15,10 +15,12 @@ export interface WorkerTask {
 
 export type WorkerResult =
   | {
-      analysis: Analysis
+      /** The analysis as JSON text (analysis-json.ts), or as an object (test stand-ins). */
+      json: string
       /** Time spent in the extraction itself, without queueing or message passing. */
       ms: number
     }
+  | { analysis: Analysis; ms: number }
   | { skipped: true }
 
 // The workers run at a lower scheduling priority than the main thread, so that when analyses
@@ -39,5 +41,6 @@ export default function run(task: WorkerTask): WorkerResult {
   if (!claimTask(task.state)) return { skipped: true }
   const started = performance.now()
   const analysis = engine.analyze(task.text, task.options)
-  return { analysis, ms: performance.now() - started }
+  const ms = performance.now() - started
+  return { json: JSON.stringify(analysis), ms }
 }
