@@ -105,22 +105,29 @@ export async function analyzeForAccount(
   let place: AnalysisPlace | undefined
   /** The shared level's look-up, left to the statement that counts the request. */
   let lookUp = mine.lookUp
-  if (lookUp) {
-    // A miss in process: the shared level may still hit, but the text is checked and given its
-    // place in the queue first, so that one statement can check the token, count the request and
-    // read the shared level (a hit then pays a language detection it did not need).
+  if (lookUp && !account.unverifiedTokenHash) {
+    // A checked caller has no token check to share the look-up with: the shared level first.
+    lookUp = undefined
+    hit = await deps.cache.get(key)
+  }
+  if (!hit) {
+    // A miss (or, with a look-up pending, a miss in process: the text is checked and given its
+    // place in the queue before the one statement that checks the token, counts the request and
+    // reads the shared level; a hit there has paid a language detection it did not need).
     language = hint ?? deps.detectLanguage(input.text)
     if (!deps.supportedLanguages.includes(language)) throw new UnsupportedLanguageError(language, deps.supportedLanguages)
     if (deps.analyzer.admit) {
       // Its account's share of the queue (plan of an unchecked token: the last one seen).
       place = deps.analyzer.admit({ account: account.accountId, plan: account.plan })
-    }
-    if (!account.unverifiedTokenHash || (deps.analyzer.admit && !place)) {
-      // A checked caller, or a full queue (which still answers a cached text): the look-up alone.
-      lookUp = undefined
-      hit = await deps.cache.get(key)
-      // A full queue is answered before the quota is touched: an overloaded node costs no writes.
-      if (!hit && deps.analyzer.admit && !place) throw overloadedError()
+      if (!place) {
+        // A full queue still answers a cached text, and is answered before the quota is
+        // touched: an overloaded node costs no writes.
+        if (lookUp) {
+          lookUp = undefined
+          hit = await deps.cache.get(key)
+        }
+        if (!hit) throw overloadedError()
+      }
     }
   }
   try {

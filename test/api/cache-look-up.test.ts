@@ -15,10 +15,11 @@ for (const driver of DRIVERS) {
     const inline = await createInlineAnalyzer()
     let full = false
     let analyses = 0
+    let admitted = 0
     const analyzer: Analyzer = {
       ...inline,
       analyze: (text, options) => (analyses++, inline.analyze(text, options)),
-      admit: () => (full ? undefined : { release() {} }),
+      admit: () => (admitted++, full ? undefined : { release() {} }),
     }
     // No in-process level on b: every look-up reaches the shared one.
     const b = await buildTestApp(t, { database, clock, analyzer, config: { cacheMaxBytes: 0 } })
@@ -66,6 +67,17 @@ for (const driver of DRIVERS) {
     const { token: otherToken } = await b.account('free')
     t.equal((await send(b, 0, otherToken)).statusCode, 200, "another account's first request")
     t.equal((await send(b, 2, otherToken)).json().meta.cached, false, "another account's entry is not served")
+
+    t.test("a checked caller's hit in the shared level takes no place in the queue", async (t) => {
+      const { token: third } = await a.account('free')
+      t.equal((await send(a, 5, third)).json().meta.cached, false, 'a analyses text 5')
+      reset()
+      admitted = 0
+      const hit = await send(b, 5, third)
+      t.equal(hit.json().meta.cached, true, "b's first request of this token finds it")
+      t.same(counts, { cacheGets: 1, reserve: 1, withToken: 0, lookingUp: 0 })
+      t.equal(admitted, 0, 'no place asked for')
+    })
 
     t.test('a full queue still answers a text cached in the shared level, and refuses the others uncounted', async (t) => {
       t.equal((await send(a, 3)).json().meta.cached, false, 'a analyses text 3')
