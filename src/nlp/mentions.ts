@@ -904,7 +904,7 @@ function listedNameEnd(doc: Tokenized, i: number, spans: TaggedSpan[]): number {
  * tagger read as a person that starts with a known first name stays a person ("groups such as Gary
  * Numan , Ultravox"): lists of acts mix the two.
  */
-function groupLists(doc: Tokenized, spans: ReturnType<typeof tagDocument>['spans'], ctx: RuleContext): Mention[] {
+function groupLists(doc: Tokenized, spans: TaggedSpan[], ctx: RuleContext): Mention[] {
   const t = doc.tokens
   const out: Mention[] = []
   for (let i = 0; i + 2 < t.length; i++) {

@@ -51,14 +51,7 @@ export function createTokensRepository(db: Db) {
     limit: Number(row[4]),
     used: Number(row[5]),
   })
-  const withHash = (row: unknown[]): TokenPrincipal & { hash: string } => ({
-    hash: row[0] as string,
-    tokenId: row[1] as string,
-    accountId: row[2] as string,
-    plan: row[3] as string,
-    limit: Number(row[4]),
-    used: Number(row[5]),
-  })
+  const withHash = (row: unknown[]): TokenPrincipal & { hash: string } => ({ hash: row[0] as string, ...principalOf(row) })
 
   // Written at most once a minute per token so a busy token does not turn every request into a write.
   const touch = db
