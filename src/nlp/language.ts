@@ -3,13 +3,14 @@
 //
 // eld ships its n-gram database as one 1.6 MB JavaScript object literal (eld/small), and
 // compiling that module cost the main thread ~138 MB of resident memory (44 MB of V8 heap: an
-// object per n-gram, and the parser's memory, which stays with the process). The detector here
-// is eld's own, unchanged (`createEld()`, given its data through `loadData`, the hook eld's
-// entry files use), but the data is read from the module's text into a compact table, ~10 MB,
-// and eld reads it through a read-only view that answers `ngrams[key]` exactly as the literal
-// would (see ngramView). It loads on first use: the service does so at start-up, on the main
-// thread; analysis workers import the engine, which re-exports detectLanguage, but never
-// detect, and so never pay for the table.
+// object per n-gram, and the parser's memory, which stays with the process). Here the data is
+// read from the module's text into a compact table, ~10 MB. `detectLanguage` runs eld's
+// detection over that table (eldLanguage: eld's steps, its scoring on typed arrays); eld's own
+// detector (`createEld()`, given its data through `loadData`, the hook eld's entry files use)
+// reads the same table through a read-only view that answers `ngrams[key]` exactly as the literal
+// would (see ngramView), and is the reference the tests compare with. The table loads on first
+// use: the service does so at start-up, on the main thread; analysis workers import the engine,
+// which re-exports detectLanguage, but never detect, and so never pay for the table.
 import { readFileSync } from 'node:fs'
 
 // eld names Norwegian Bokmål by the macrolanguage code; written Norwegian is ~90% Bokmål,
@@ -36,6 +37,11 @@ if (typeof eldModule.createEld !== 'function') {
   )
 }
 const { createEld } = eldModule as EldModule
+// The separator pattern and byte dictionary of eld's own text processing (see eldWords).
+const { separators } = (await import(new URL('../regexPatterns.js', ELD_ENTRY).href)) as { separators: RegExp }
+const { dictionary } = (await import(new URL('../dictionary.js', ELD_ENTRY).href)) as { dictionary: string[] }
+if (!(separators instanceof RegExp) || !Array.isArray(dictionary) || dictionary.length !== 256)
+  throw new Error(`language: eld's separators or byte dictionary are not as expected; eld's layout changed`)
 
 const QUOTED_OR_BARE = String.raw`'(?:[^'\\]|\\.)*'|[^\s{}[\],:'"]+`
 
@@ -123,13 +129,28 @@ function ngramView(d: EldData): Record<string, Record<number, number>> {
   )
 }
 
+let table: (EldData & { languageCount: number }) | undefined
+
+/** eld's small database as the compact table, read on the first call (once per thread). */
+export function eldData(): EldData & { languageCount: number } {
+  if (!table) {
+    const data = readEldData(readFileSync(ELD_DATA, 'utf8'))
+    table = { ...data, languageCount: Object.keys(data.languages).length }
+  }
+  return table
+}
+
 let eld: Eld | undefined
 
-/** eld's detector with its small database, built on the first call (once per thread). */
+/**
+ * eld's own detector over the same table, through the view. The service detects with
+ * `detectLanguage`, which scores the table directly; this one is the reference it is tested
+ * against (test/nlp/language.test.ts).
+ */
 export function languageDetector(): Eld {
   if (!eld) {
     const { instance, loadData } = createEld()
-    const data = readEldData(readFileSync(ELD_DATA, 'utf8'))
+    const data = eldData()
     if (!loadData({ type: data.type, languages: data.languages, ngrams: ngramView(data) }))
       throw new Error(`language: eld loaded no data from ${ELD_DATA.href}`)
     eld = instance
@@ -137,13 +158,92 @@ export function languageDetector(): Eld {
   return eld
 }
 
+// eld's detection, step by step as eld 2.1's `detect` does it without a language subset or text
+// cleaning (src/languageDetector.js: textProcessor, strToUtf8Bytes, getByteNgrams,
+// calculateScores, getMaxLang), with its own separator pattern and byte dictionary. Only the
+// scoring differs in form: each n-gram's run of the table is added into a typed array, where eld
+// reads it through the view as a fresh object and iterates its keys as strings. That was two
+// thirds of a detection's CPU on the main thread, which detects for every uncached request.
+
+/** eld's minimum n-gram score, subtracted from the stored scores to keep its database small. */
+const BASE_NGRAM_SCORE = 53
+
+/** The text's words as eld sees them: separators to spaces, lower case, UTF-8 bytes as characters. */
+function eldWords(text: string): string[] {
+  const str = text.replace(separators, ' ').trim().toLowerCase()
+  const words: string[] = []
+  let encoded = ''
+  let countBytes = 0
+  for (let i = 0; i < str.length; i++) {
+    let c = str.charCodeAt(i)
+    if (c < 0x80) {
+      if (c === 32) {
+        if (encoded !== '') {
+          words.push(encoded)
+          encoded = ''
+        }
+        if (countBytes > 350) break
+      } else {
+        encoded += str[i]
+      }
+      countBytes++
+    } else if (c < 0x800) {
+      encoded += dictionary[0xc0 | (c >> 6)] + dictionary[0x80 | (c & 0x3f)]
+      countBytes += 2
+    } else if (c < 0xd800 || c >= 0xe000) {
+      encoded += dictionary[0xe0 | (c >> 12)] + dictionary[0x80 | ((c >> 6) & 0x3f)] + dictionary[0x80 | (c & 0x3f)]
+      countBytes += 3
+    } else {
+      i++
+      c = 0x10000 + (((c & 0x3ff) << 10) | (str.charCodeAt(i) & 0x3ff))
+      encoded +=
+        dictionary[0xf0 | (c >> 18)] +
+        dictionary[0x80 | ((c >> 12) & 0x3f)] +
+        dictionary[0x80 | ((c >> 6) & 0x3f)] +
+        dictionary[0x80 | (c & 0x3f)]
+      countBytes += 4
+    }
+    if (countBytes > 380) break
+  }
+  if (encoded !== '') words.push(encoded)
+  return words
+}
+
+/** eld's language code for `text`, or '' when no language scores (eld's empty result). */
+export function eldLanguage(text: string): string {
+  const d = eldData()
+  const grams = new Set<string>()
+  for (const word of eldWords(text.substring(0, 1000))) {
+    const len = word.length > 70 ? 70 : word.length
+    let j = 0
+    // 4-byte n-grams, 3-byte stride; the first with a leading space, the last with a trailing one.
+    for (; j + 4 < len; j += 3) grams.add((j === 0 ? ' ' : '') + word.substring(j, j + 4))
+    grams.add((j === 0 ? ' ' : '') + word.substring(len !== 3 ? len - 4 : 0) + ' ')
+  }
+  const score = new Float64Array(d.languageCount)
+  for (const gram of grams) {
+    const k = d.ngrams.get(gram)
+    if (k === undefined) continue
+    for (let p = d.offsets[k]; p < d.offsets[k + 1]; p++) score[d.langs[p]] += d.scores[p] + BASE_NGRAM_SCORE
+  }
+  // The first of the highest positive scores, as getMaxLang.
+  let best = -1
+  let max = 0
+  for (let i = 0; i < score.length; i++) {
+    if (score[i] > 0 && score[i] > max) {
+      max = score[i]
+      best = i
+    }
+  }
+  return best < 0 ? '' : (d.languages[best] ?? '')
+}
+
 export function detectLanguage(text: string): string {
   // eld only looks at a bounded prefix anyway; capping keeps the cost flat on 30k inputs.
   const sample = text.length > 4000 ? text.slice(0, 4000) : text
-  const detector = languageDetector()
   let code: string
   try {
-    code = detector.detect(sample).language
+    code = eldLanguage(sample)
   } catch {
     code = ''
   }

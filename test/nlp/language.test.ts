@@ -1,5 +1,6 @@
 import t from 'tap'
 import { detectLanguage } from '../../src/nlp/index.ts'
+import { eldLanguage, languageDetector } from '../../src/nlp/language.ts'
 import { hasData, readJsonl } from '../../scripts/nlp/data.ts'
 
 const SAMPLES: [string, string][] = [
@@ -22,4 +23,28 @@ t.test('accuracy on langid dev', { skip: !hasData('langid/dev.jsonl') && 'shared
   const rows = readJsonl('langid/dev.jsonl')
   const ok = rows.filter((r) => detectLanguage(r.text) === r.language).length
   t.ok(ok / rows.length >= 0.99, `accuracy ${(ok / rows.length).toFixed(4)} ≥ 0.99`)
+})
+
+// detectLanguage scores eld's table itself (eldLanguage); eld's own detector over the same table
+// is the reference: the same language for every text, edge cases included.
+t.test('eldLanguage answers as eld does', async (t) => {
+  const eld = languageDetector()
+  const texts = [
+    ...SAMPLES.map(([, text]) => text),
+    '',
+    '   ',
+    '1234 5678',
+    '😀😀 a',
+    "don't stop the music, it's the band’s night",
+    'ÅÄÖ åäö ΣΊΣΥΦΟΣ Straße İstanbul',
+    '\uD800abc def',
+    'abc\uDC00 def',
+    'x'.repeat(5000),
+    'word '.repeat(400),
+    'Überweisung '.repeat(100),
+    'a-b_c d.e,f;g',
+  ]
+  if (hasData('langid/dev.jsonl')) texts.push(...readJsonl('langid/dev.jsonl').map((r) => r.text))
+  const differ = texts.filter((text) => eldLanguage(text) !== eld.detect(text).language)
+  t.same(differ, [], `${texts.length} texts`)
 })

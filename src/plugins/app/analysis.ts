@@ -27,8 +27,8 @@ export interface AnalysisPluginOptions {
 
 export default fp<AnalysisPluginOptions>(
   async (app, { config, clock, ...opts }) => {
-    const { detectLanguage, languageDetector } = await import('../../nlp/language.ts')
-    languageDetector()
+    const { detectLanguage, eldData } = await import('../../nlp/language.ts')
+    eldData()
     const analyzer =
       opts.analyzer ??
       (config.analysisWorkers > 0
