@@ -73,7 +73,6 @@ export const CONFIDENCE_FEATURES = [
   'determined×PER',
   'determined×ORG',
   'determined×LOC',
-  'determined×OBJ',
 ] as const
 
 export interface EntityEvidence {
@@ -92,7 +91,7 @@ export interface EntityEvidence {
   workCue?: boolean
   /** Every word of the name is an ordinary word (the gazetteer's `common`: "Credit Extension", "Effective Date"). */
   ordinaryWords?: boolean
-  /** A mention follows a determiner in lower case ("the Bonds", "any Lien"; DETERMINER). */
+  /** A mention follows a determiner in lower case ("the Bonds", "any Lien"; DETERMINER); read for names, not objects. */
   determined?: boolean
   /** The document's register (registerOf). */
   register: Register
@@ -207,9 +206,10 @@ export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array 
   x[k++] = r.upper
   x[k++] = r.capitalisedCommon
   // By type: a person of ordinary words or after "the" is most often a defined term or a role;
-  // an organization after "the" is ordinary ("the United Nations").
+  // an organization after "the" is ordinary ("the United Nations"). Not for objects: a product
+  // after "the" is ordinary in a review ("the Bose QuietComfort"), if less often right in the corpora.
   for (let j = 0; j < 4; j++) x[k++] = ev.ordinaryWords && j === t ? 1 : 0
-  for (let j = 0; j < 4; j++) x[k++] = ev.determined && j === t ? 1 : 0
+  for (let j = 0; j < 3; j++) x[k++] = ev.determined && j === t ? 1 : 0
   return x
 }
 

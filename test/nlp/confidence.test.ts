@@ -41,8 +41,13 @@ t.test('a name of ordinary words: fires on a defined term, not on a person of pr
   t.same(on(PROSE, 'Siemens', 'ordinaryWords'), [])
 })
 
-t.test('a name after a determiner: fires on "any Lien", not on a person of prose', async (t) => {
+t.test('a name after a determiner: fires on "any Lien", not on a person of prose nor on an object', async (t) => {
   t.same(on(FILING, 'Lien', 'determined'), ['determined×PER'])
   t.same(on(PROSE, 'Carlos Mendes', 'determined'), [])
   t.same(on(PROSE, 'Maria Santos', 'determined'), [])
+  // Not read for objects: "the" before a product is ordinary in a review.
+  t.same(
+    on('I bought the Bose QuietComfort headphones last month, and the Bose QuietComfort is light.', 'Bose QuietComfort', 'determined'),
+    [],
+  )
 })
