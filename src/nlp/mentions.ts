@@ -6,7 +6,16 @@ import { MAX_ENTITIES_PER_TYPE } from './types.ts'
 import { phraseHash } from './features/hashing.ts'
 import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS } from './features/lexicon.ts'
 import { FORMAT_RULES, type RuleContext } from './format-rules.ts'
-import { REPORT_CUT, confidenceFeatures, confidenceOf, registerOf, type ConfidenceModel, type Register } from './confidence.ts'
+import {
+  DETERMINER,
+  REPORT_CUT,
+  confidenceFeatures,
+  confidenceOf,
+  registerOf,
+  type ConfidenceModel,
+  type EntityEvidence,
+  type Register,
+} from './confidence.ts'
 
 /** The models entity extraction reads: the tagger (with its gazetteer) and the entity confidence. */
 export interface EntityModels {
@@ -1071,10 +1080,13 @@ export function entityCandidates(doc: Tokenized, tagger: TaggerModel): { entity:
   const { mentions, noisy } = tagMentions(doc, tagger)
   const tagged = new Map<Mention, EntityType>()
   for (const m of mentions) tagged.set(m, m.type)
-  const register = registerOf(doc)
+  const ordinary = (w: string) => (nameClasses(w, tagger) & GAZ_COMMON) !== 0
+  const register = registerOf(doc, ordinary)
   return buildEntities(mentions, doc.text.length).map((e) => {
     e.classes = nameClasses(e.name, tagger)
-    return { entity: e, features: confidenceFeatures(e, entityEvidence(doc, e, tagged, noisy, register)) }
+    const ev = entityEvidence(doc, e, tagged, noisy, register)
+    ev.ordinaryWords = e.name.split(/\s+/).every(ordinary)
+    return { entity: e, features: confidenceFeatures(e, ev) }
   })
 }
 
@@ -1093,14 +1105,16 @@ function nearWorkCue(doc: Tokenized, m: Mention): boolean {
 }
 
 /** What the confidence model reads of an entity besides its name (./confidence.ts). */
-function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityType>, noisy: boolean, register: Register) {
+function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityType>, noisy: boolean, register: Register): EntityEvidence {
   let agreeing = 0
   let initial = true
   let stated = false
   let titled = false
   let workCue = false
+  let determined = false
   for (const m of e.mentions) {
     if (tagged.get(m) === e.type) agreeing++
+    if (m.first > 0 && DETERMINER.test(doc.tokens[m.first - 1].text)) determined = true
     if (m.stated && tagged.get(m) === e.type) stated = true
     if (m.titled && tagged.get(m) === e.type) titled = true
     if (!workCue && e.type === 'OBJ') workCue = nearWorkCue(doc, m)
@@ -1114,6 +1128,7 @@ function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityTy
     stated,
     titled,
     workCue,
+    determined,
     register,
   }
 }
