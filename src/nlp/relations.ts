@@ -485,6 +485,7 @@ const R = {
   okind: 53,
   prole: 54,
   docLen: 55,
+  pairCue: 57,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -700,6 +701,7 @@ export function relationFeatures(
     if (dist > 0) f.push(feat(R.bf, words[a.last], tp), feat(R.bl, words[b.first - 1], tp))
   } else f.push(feat(R.far, tp))
   f.push(feat(R.verbs, Math.min(verbs, 2), tp))
+  pushPairCues(f, words, s, t, a, b, sent, tp)
   f.push(feat(R.pre, a.first - 1 >= sent.first ? words[a.first - 1] : 1, tp), feat(R.post, b.last < sent.last ? words[b.last] : 2, tp))
   if (dist === 1 && words[a.last] === COMMA) f.push(feat(R.app, tp))
   if (dist === 1 && POSSESSIVE.has(words[a.last])) f.push(feat(R.poss, tp))
@@ -730,6 +732,51 @@ export function relationFeatures(
   sRank = Math.min(sRank, 2)
   f.push(feat(R.trank, tRank, tp), feat(R.srank, sRank, tp), feat(R.ranks, tRank * 4 + sRank))
   return f
+}
+
+// What is said between a person and an organization (and just around the pair): words of one
+// class pooled into one feature, so that a type with a hundred examples learns them
+// ("taught at", "studied at", "leader of", "guitarist of", "signed for").
+const PAIR_CUE_CLASSES: [number, string][] = [
+  [
+    0,
+    'studied study studies graduated graduate graduating attended attending educated enrolled degree doctorate phd diploma alumnus alumna alumni student students scholarship',
+  ],
+  [1, 'taught teaches teach teaching teacher lecturer lectured lectures professor faculty dean curator researcher fellow tutor'],
+  [
+    2,
+    'worked works working employed employee hired staff job career editor reporter correspondent columnist presenter anchor analyst engineer executive manager',
+  ],
+  [3, 'leader led leads chairman chairwoman chair president head heads secretary general chief director ceo founder'],
+  [4, 'member members membership joined joining elected candidate representing representative mp senator deputy councillor party'],
+  [5, 'singer vocalist guitarist bassist drummer keyboardist frontman band lineup album albums toured'],
+  [6, 'played plays playing player signed loan transferred transfer debut season striker midfielder defender goalkeeper captain squad'],
+]
+const PAIR_CUE = new Map<number, number>()
+for (const [k, ws] of PAIR_CUE_CLASSES) for (const w of ws.split(' ')) PAIR_CUE.set(fnv(w), k)
+
+/** Classes of PAIR_CUE_CLASSES said between a person and an organization (and three words either side of the pair), alone and with the organization's kind. */
+function pushPairCues(
+  f: number[],
+  words: Uint32Array,
+  s: Anchor,
+  t: Anchor,
+  a: Anchor,
+  b: Anchor,
+  sent: { first: number; last: number },
+  tp: number,
+): void {
+  if (s.entity.type !== 'PER' || t.entity.type !== 'ORG' || b.first - a.last > 12) return
+  const kind = orgKind(t.entity)
+  let bits = 0
+  const read = (i: number, near: number) => {
+    const k = PAIR_CUE.get(words[i])
+    if (k !== undefined) bits |= 1 << (k * 2 + near)
+  }
+  for (let i = a.last; i < b.first; i++) read(i, 0)
+  for (let i = Math.max(sent.first, a.first - 3); i < a.first; i++) read(i, 1)
+  for (let i = b.last; i < Math.min(sent.last, b.last + 3); i++) read(i, 1)
+  for (let k = 0; k < 14; k++) if (bits & (1 << k)) f.push(feat(R.pairCue, k, tp), feat(R.pairCue, 100 + k * 16 + kind, tp))
 }
 
 /** A shared feature as read by the classifier of one relation type. */

@@ -307,6 +307,31 @@ t.test("a pair's features: the text's length, the organization's kind and the pe
   t.ok(feats('Maria Schmidt works at the Democratic Party of Japan.' + rain(2)).has(feat(53, 1, 10)), 'a party')
 })
 
+t.test('a person and an organization: classes of cue words between and around the pair', async (t) => {
+  const feats = (text: string) => {
+    const doc = tokenize(text)
+    const ents = engine.extractEntities(doc, { all: true })
+    const anchors = anchorsBySentence(doc, ents)
+    const s = anchors[0].find((a) => a.entity.name === 'Maria Schmidt')!
+    const o = anchors[0].find((a) => a.entity.type === 'ORG')!
+    return new Set(
+      relationFeatures(doc, wordHashes(doc), { source: s, target: o, sent: 0, sent2: 0 }, anchors, docContext(anchors, ents), []),
+    )
+  }
+  const anyCue = (fs: Set<number>) =>
+    [...Array(14).keys()].some(
+      (k) => fs.has(feat(57, k, 10)) || [...Array(8).keys()].some((kind) => fs.has(feat(57, 100 + k * 16 + kind, 10))),
+    )
+  // Template 57 (cue classes) of a PER>ORG pair (type pair 1 * 8 + 2): class 1 (teaching) between the pair.
+  const taught = feats('Maria Schmidt taught history at the University of Tokyo for years.')
+  t.ok(taught.has(feat(57, 1 * 2, 10)), 'teaching, between')
+  t.ok(taught.has(feat(57, 100 + 2 * 16 + 3, 10)), 'teaching, with a university')
+  const studied = feats('Maria Schmidt studied history at the University of Tokyo.')
+  t.ok(studied.has(feat(57, 0, 10)), 'study, between')
+  t.notOk(studied.has(feat(57, 2, 10)), 'not teaching')
+  t.notOk(anyCue(feats('Maria Schmidt visited the University of Tokyo on a rainy Monday.')), 'no cue word in plain prose')
+})
+
 t.test('calibration maps: a place read through another, a cue phrase, a pair across sentences, else the type', async (t) => {
   const step = (y: number) => ({ x: [1], y: [y] })
   const model = {
