@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import type { Entity, EntityType } from './entities.ts'
 import type { Tokenized } from './tokens.ts'
 import { GAZ_CLASSES } from './features/lexicon.ts'
+import { orgKind } from './relations.ts'
 
 const bit = (c: (typeof GAZ_CLASSES)[number]) => 1 << GAZ_CLASSES.indexOf(c)
 const TYPE_INDEX: Record<EntityType, number> = { PER: 0, ORG: 1, LOC: 2, OBJ: 3 }
@@ -73,6 +74,7 @@ export const CONFIDENCE_FEATURES = [
   'determined×PER',
   'determined×ORG',
   'determined×LOC',
+  'kindWord×ORG',
 ] as const
 
 export interface EntityEvidence {
@@ -210,6 +212,9 @@ export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array 
   // after "the" is ordinary in a review ("the Bose QuietComfort"), if less often right in the corpora.
   for (let j = 0; j < 4; j++) x[k++] = ev.ordinaryWords && j === t ? 1 : 0
   for (let j = 0; j < 3; j++) x[k++] = ev.determined && j === t ? 1 : 0
+  // An organization whose name says what kind it is ("City University of New York", "Ministry of
+  // Defence"): the tagger's margin on such a name falls when its last words are a place's.
+  x[k] = orgKind(e) ? 1 : 0
   return x
 }
 

@@ -155,24 +155,22 @@ function tagMentions(doc: Tokenized, tagger: TaggerModel): { mentions: Mention[]
   const { spans, noisy, margins } = tagDocument(tagger, doc)
   const mentions = ruledMentions(doc, spans, noisy, ruleContext(tagger))
   // Each mention's margin: the least of the tagger's span it overlaps (rules make the others).
-  // A miscellaneous span is no evidence for any type of ours: a mention over it is a rule's. Nor
-  // is a span of another type evidence for the type a rule's context stated ("Kecskemet ( a town
-  // in… )" tagged an organization).
+  // A miscellaneous span is no evidence for any type of ours: a mention over it is a rule's. A
+  // mention whose type the context stated is a rule's too, whatever the tagger's span there: one
+  // of another type is no evidence for it ("Kecskemet ( a town in… )" tagged an organization), and
+  // one of the same type, often of slight margin, would score it below the rule alone
+  // ("headquartered in Redmond" tagged a place).
   const spanMin = new Float32Array(doc.tokens.length).fill(NaN)
-  const spanType: (EntityType | undefined)[] = Array.from({ length: doc.tokens.length }, () => undefined)
   for (const s of spans) {
     if (s.type === 'MISC') continue
     let m = Infinity
     for (let i = s.first; i < s.last; i++) m = Math.min(m, margins[i])
-    for (let i = s.first; i < s.last; i++) {
-      spanMin[i] = m
-      spanType[i] = s.type
-    }
+    for (let i = s.first; i < s.last; i++) spanMin[i] = m
   }
   for (const m of mentions) {
+    if (m.stated) continue
     let best = NaN
-    for (let i = m.first; i < m.last; i++)
-      if (!Number.isNaN(spanMin[i]) && !(spanMin[i] <= best) && !(m.stated && spanType[i] !== m.type)) best = spanMin[i]
+    for (let i = m.first; i < m.last; i++) if (!Number.isNaN(spanMin[i]) && !(spanMin[i] <= best)) best = spanMin[i]
     if (!Number.isNaN(best)) m.margin = best
   }
   // An acronym the rules read off the name before it has that name's evidence, not the tagger's
@@ -291,6 +289,12 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       type = 'ORG'
       stated = true
     }
+    // "the Guinness Book of Records", "the Book of Kells": a name that holds "Book of" is a book,
+    // an object, whatever its last word says ("Records" ends a label's name too); not a club.
+    if (type !== 'OBJ' && !noisy && bookOfName(doc, a, b)) {
+      type = 'OBJ'
+      stated = true
+    }
     // "European Space Agency and Roger K. Crouch of NASA": two names and a person between, run together.
     if (type !== 'PER' && !noisy) {
       const k = coordinatedPerson(doc, a, b)
@@ -333,8 +337,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       type = 'PER'
       stated = true
     }
-    // "headquartered in Redmond", "based in Lyon": no person is where something is based.
-    if (type === 'PER' && !noisy && seatName(doc, a, b)) {
+    // "headquartered in Redmond", "based in Lyon": no person or company is where something is
+    // based; a place the tagger found there is stated by the context too.
+    if ((type === 'PER' || type === 'LOC' || (type === 'ORG' && b - a === 1)) && !noisy && seatName(doc, a, b)) {
       type = 'LOC'
       stated = true
     }
@@ -438,7 +443,35 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   if (noisy) return out
   let ruled = out
   for (const rule of FORMAT_RULES) ruled = rule.apply(doc, ruled, ctx)
+  spreadStated(ruled)
   return ruled
+}
+
+const nameKey = (s: string) => s.toLowerCase().replace(/\s+/g, ' ')
+
+/**
+ * One name, one type in a document: where the context stated a name's type ("the Bose
+ * QuietComfort headphones", "headquartered in Redmond"), the tagger's other mentions of the same
+ * name take that type, stated too (the tagger reads each sentence alone and may type the bare
+ * name otherwise). Not when the contexts stated different types.
+ */
+export function spreadStated(mentions: Mention[]): void {
+  const stated = new Map<string, EntityType | null>()
+  for (const m of mentions) {
+    if (!m.stated) continue
+    const k = nameKey(m.text)
+    const seen = stated.get(k)
+    stated.set(k, seen === undefined || seen === m.type ? m.type : null)
+  }
+  if (!stated.size) return
+  for (const m of mentions) {
+    if (m.stated) continue
+    const type = stated.get(nameKey(m.text))
+    if (type && type !== m.type) {
+      m.type = type
+      m.stated = true
+    }
+  }
 }
 
 const KIN =
@@ -572,6 +605,16 @@ function seatName(doc: Tokenized, a: number, b: number): boolean {
   if (b - a > 3 || a < 2 || t[a - 2].sent !== t[a].sent || !/^in$/i.test(t[a - 1].text) || !SEAT_VERB.test(t[a - 2].text)) return false
   for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text)) return false
   return !(b < t.length && t[b].sent === t[a].sent && /^\p{Lu}/u.test(t[b].text))
+}
+
+const BOOK_CLUB = /^(?:Club|Society|Association|Company|Press|Foundation|Trust)$/
+
+/** [a, b) holds "Book of" and a word after it, and does not end in a club's or publisher's word. */
+function bookOfName(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (BOOK_CLUB.test(t[b - 1].text)) return false
+  for (let k = a; k + 2 < b; k++) if (t[k].text === 'Book' && t[k + 1].text === 'of') return true
+  return false
 }
 
 /**

@@ -4,7 +4,9 @@ import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { REPORT_CUT } from '../../src/nlp/confidence.ts'
 import { cleanName } from '../../src/nlp/entities.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
-import { titleStart } from '../../src/nlp/mentions.ts'
+import { spreadStated, titleStart } from '../../src/nlp/mentions.ts'
+import { CONFIDENCE_FEATURES, confidenceFeatures, registerOf } from '../../src/nlp/confidence.ts'
+import type { Entity, Mention } from '../../src/nlp/entities.ts'
 
 const { analyze, extractEntities, extractMentions } = createEngine(loadEngineModels())
 
@@ -108,8 +110,9 @@ const RULES: { rule: string; text: string; want: Partial<Record<keyof Entities, 
   {
     rule: 'Mr, Mrs and Ms stand before people',
     text: 'Ms. Ferraro Carpenter of the Treasury said the plan was sound.',
-    want: { organizations: [] },
-    also: (e) => e.persons.some((p) => p.startsWith('Ferraro Carpenter')),
+    // "the Treasury" is an organization of its own; none holds the person's name.
+    want: { organizations: ['Treasury'] },
+    also: (e) => e.persons.some((p) => p.startsWith('Ferraro Carpenter')) && !e.organizations.some((o) => o.includes('Ferraro')),
   },
   {
     rule: "'X and First I. Last of Y' is three names",
@@ -477,4 +480,83 @@ t.test('entity confidence: every entity has one in [0.5, 1], mentions keep their
     all.every((e) => kept.has(`${e.type}|${e.name}`) === e.confidence! >= 0.5),
     'exactly the entities under 0.5 are dropped',
   )
+})
+
+t.test('a place where something is based is stated, whatever the tagger made of it, and carries no tagger margin', async (t) => {
+  const seat = extractMentions(tokenize('Microsoft is headquartered in Redmond.')).find((m) => m.text === 'Redmond')
+  t.ok(seat && seat.type === 'LOC' && seat.stated && seat.margin === undefined, `Redmond (got ${JSON.stringify(seat)})`)
+  // Not where someone lives or was born: nothing is based there.
+  const lived = extractMentions(tokenize('She lived in Redmond for many years.')).find((m) => m.text === 'Redmond')
+  t.notOk(lived?.stated, `a residence states nothing (got ${JSON.stringify(lived)})`)
+})
+
+t.test("a type stated by one mention's context is every mention's of the same name, unless contexts disagree", async (t) => {
+  const m = (text: string, type: Mention['type'], first: number, stated?: boolean): Mention => ({
+    type,
+    first,
+    last: first + 1,
+    start: first * 10,
+    end: first * 10 + text.length,
+    text,
+    sent: 0,
+    margin: stated ? undefined : 2,
+    ...(stated ? { stated } : {}),
+  })
+  const ms = [
+    m('Bose QuietComfort', 'OBJ', 0, true),
+    m('Bose QuietComfort', 'LOC', 5),
+    m('bose  quietcomfort', 'PER', 9),
+    m('Bose', 'ORG', 12),
+  ]
+  spreadStated(ms)
+  t.same(
+    ms.map((x) => [x.type, x.stated === true]),
+    [
+      ['OBJ', true],
+      ['OBJ', true],
+      ['OBJ', true],
+      ['ORG', false],
+    ],
+    'the same name (case and spacing aside) takes the stated type; another name keeps its own',
+  )
+  // Nothing stated: the tagger's types stand.
+  const none = [m('Sepultura', 'PER', 0), m('Sepultura', 'ORG', 4)]
+  spreadStated(none)
+  t.same(
+    none.map((x) => x.type),
+    ['PER', 'ORG'],
+  )
+  // Two contexts that state different types: neither is spread.
+  const both = [m('Hall', 'LOC', 0, true), m('Hall', 'PER', 3, true), m('Hall', 'ORG', 6)]
+  spreadStated(both)
+  t.same(
+    both.map((x) => x.type),
+    ['LOC', 'PER', 'ORG'],
+  )
+})
+
+t.test('entity confidence reads whether an organization names its kind', async (t) => {
+  const k = CONFIDENCE_FEATURES.indexOf('kindWord×ORG')
+  const register = registerOf(tokenize('He is a professor there.'))
+  const ev = { margins: [5], agreeing: 1, sentenceInitialOnly: false, informal: false, stated: false, register }
+  const entity = (type: Entity['type'], name: string): Entity => ({ type, name, mentions: [], salience: 1 })
+  t.equal(confidenceFeatures(entity('ORG', 'City University of New York'), ev)[k], 1)
+  t.equal(confidenceFeatures(entity('ORG', 'Ministry of Defence'), ev)[k], 1)
+  // Not a name without a kind word, nor a place or person whose name holds one.
+  t.equal(confidenceFeatures(entity('ORG', 'Microsoft'), ev)[k], 0)
+  t.equal(confidenceFeatures(entity('LOC', 'Union City'), ev)[k], 0)
+  t.equal(confidenceFeatures(entity('PER', 'Mary College'), ev)[k], 0)
+})
+
+t.test('a name holding "Book of" is a book, not an organization; a club named so stays one', async (t) => {
+  const typed = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text}`)
+  const book = typed('The feat entered the Guinness Book of Records in 1990.')
+  t.ok(book.includes('OBJ:Guinness Book of Records'), `a book (got ${JSON.stringify(book)})`)
+  // A club or a society ends its own name; lower-case prose names nothing.
+  const club = extractMentions(tokenize('He joined the Book of the Month Club in 1950.'))
+  t.notOk(
+    club.some((m) => m.type === 'OBJ'),
+    `no object (got ${JSON.stringify(club.map((m) => m.text))})`,
+  )
+  t.notOk(typed('He wrote a book of poems about Paris.').some((m) => m.startsWith('OBJ:')))
 })

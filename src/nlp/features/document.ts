@@ -156,6 +156,19 @@ export interface DocInfo {
   /** Lower-case word hashes just before and just after the token's capitalised run. */
   runPrev: Uint32Array
   runNext: Uint32Array
+  /**
+   * Long-name run containing the token: capitalised runs joined across up to two connector words
+   * ("University of New York", "Bank of the West"), at least two tokens, outside headlines.
+   * `nameRun`: 0 outside one, else 1 + part (0 first, 1 inside, 2 last) * 4 + 2 if the token is a
+   * connector + 1 if the run holds a connector; `nameHead` / `nameFirst` the lower-case hashes of
+   * its last and first words, `nameHeadClus` the coarse cluster of the last; `nameLen` its length
+   * in tokens (capped at 6).
+   */
+  nameRun: Uint8Array
+  nameHead: Uint32Array
+  nameHeadClus: Uint16Array
+  nameFirst: Uint32Array
+  nameLen: Uint8Array
   /** Elsewhere in the document right after a capitalised first name ("Tim Cook" → "cook"). */
   docSurname: Uint8Array
   /** Elsewhere in the document inside a capitalised run ending in a company word ("Apple Inc"). */
@@ -194,6 +207,11 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
     runNext: new Uint32Array(n),
     docSurname: new Uint8Array(n),
     docOrg: new Uint8Array(n),
+    nameRun: new Uint8Array(n),
+    nameHead: new Uint32Array(n),
+    nameHeadClus: new Uint16Array(n),
+    nameFirst: new Uint32Array(n),
+    nameLen: new Uint8Array(n),
     clus: new Uint16Array(n),
     gazWord: new Int32Array(n),
     noisy: false,
@@ -283,8 +301,66 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
     if (surnames.has(info.lower[i])) info.docSurname[i] = 1
     if (orgWords.has(info.lower[i])) info.docOrg[i] = 1
   }
+  for (const s of doc.sentences) nameRuns(doc, s.first, s.last, info)
   info.noisy = isNoisy(doc)
   return info
+}
+
+/**
+ * Lower-case words that join the capitalised parts of one long name. Not "and", "on" or "'s":
+ * they join two names far more often than they sit inside one ("The European Space Agency and
+ * Roger K. Crouch", "Germany on Monday", "Britain 's Prime Minister").
+ */
+const CONNECTORS = new Set('of the & for de del della di da du des la le el von van der den y'.split(' '))
+
+/** Token j is a hyphen written without spaces between the word before it and a word after it. */
+function hyphenJoins(doc: Tokenized, j: number, info: DocInfo): boolean {
+  const t = doc.tokens
+  return info.lower[j] === '-' && t[j - 1].end === t[j].start && t[j].end === t[j + 1].start && /^\p{L}/u.test(t[j + 1].text)
+}
+
+const FUNCTION_POS = new Set(['ADP', 'ADV', 'AUX', 'CCONJ', 'DET', 'PART', 'PRON', 'SCONJ'].map((p) => POS_ID.get(p)!))
+
+/** Fills the nameRun fields of one sentence (see DocInfo). */
+function nameRuns(doc: Tokenized, first: number, last: number, info: DocInfo): void {
+  let i = first
+  while (i < last) {
+    // A sentence's first word is capitalised whatever it is: a function word there ("The",
+    // "Then", "In") starts no name.
+    if (!info.capStart[i] || info.headline[i] || (i === first && FUNCTION_POS.has(info.pos[i]))) {
+      i++
+      continue
+    }
+    // Extend over capitalised words, and over one or two connectors followed by a capitalised word.
+    let j = i + 1
+    let bridged = false
+    for (;;) {
+      if (j < last && info.capStart[j]) j++
+      else if (j + 1 < last && CONNECTORS.has(info.lower[j]) && info.capStart[j + 1]) {
+        j += 2
+        bridged = true
+      } else if (j + 2 < last && CONNECTORS.has(info.lower[j]) && CONNECTORS.has(info.lower[j + 1]) && info.capStart[j + 2]) {
+        j += 3
+        bridged = true
+      } else if (j + 1 < last && hyphenJoins(doc, j, info)) {
+        // "Won-yong", "Saint-Étienne": wink splits at the hyphen.
+        j += 2
+        bridged = true
+      } else break
+    }
+    if (j - i >= 2) {
+      const len = Math.min(j - i, 6)
+      for (let k = i; k < j; k++) {
+        const part = k === i ? 0 : k === j - 1 ? 2 : 1
+        info.nameRun[k] = 1 + part * 4 + (info.capStart[k] ? 0 : 2) + (bridged ? 1 : 0)
+        info.nameHead[k] = info.hLower[j - 1]
+        info.nameHeadClus[k] = info.clus[j - 1] >> 3
+        info.nameFirst[k] = info.hLower[i]
+        info.nameLen[k] = len
+      }
+    }
+    i = j
+  }
 }
 
 // Marks of informal writing: a lower-case "i", @handles, #hashtags, emoji, emoticons, chat

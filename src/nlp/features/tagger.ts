@@ -77,6 +77,10 @@ const T = {
   nGazP1: 69,
   nC2: 70,
   nC3: 71,
+  xHead: 72,
+  xFirst: 73,
+  xHeadC: 74,
+  xLen: 75,
 } as const
 
 /**
@@ -125,7 +129,7 @@ export function staticFeatures(doc: Tokenized, info: DocInfo, i: number, list: F
   const sp1 = hasP1 ? info.hShape[i + 1] : OUTSIDE + 1
   const l = info.hLower[i]
   const sh = info.hShape[i]
-  // At most 55 features besides the gazetteer marks, which informal text adds twice.
+  // At most 59 features besides the gazetteer marks, which informal text adds twice.
   const out = reserve(list, 64 + 2 * (info.gaz[i].length + (hasM1 ? info.gaz[i - 1].length : 0) + (hasP1 ? info.gaz[i + 1].length : 0)))
   let n = list.n
 
@@ -204,6 +208,15 @@ export function staticFeatures(doc: Tokenized, info: DocInfo, i: number, list: F
     out[n++] = feat(T.c2P1, cp1)
     out[n++] = feat(T.c2M2, hasM2 ? cl[i - 2] >> 3 : OUTSIDE)
     out[n++] = feat(T.c2P2, hasP2 ? cl[i + 2] >> 3 : OUTSIDE + 1)
+  }
+  if (info.nameRun[i]) {
+    // Long names: the head word ("Records", "University", "Party") types every word of the name,
+    // and decides whether a connector ("of", "de") inside it continues the name.
+    const r = info.nameRun[i]
+    out[n++] = feat(T.xHead, info.nameHead[i], r)
+    out[n++] = feat(T.xHeadC, info.nameHeadClus[i], r)
+    out[n++] = feat(T.xFirst, info.nameFirst[i], r)
+    out[n++] = feat(T.xLen, info.nameLen[i], r)
   }
   if (info.noisy) {
     // Informal text: the same evidence with weights of its own, so that lower-case names
