@@ -974,11 +974,49 @@ const FAMILY_HOPS = 2
  * of the two scores, unless the pair's own score is higher (then it stands). A document names
  * the town with its region and the region with its country, and means the town in the country
  * too; such pairs are far apart, often in no one sentence. A family the same way, in both
- * directions and two rounds: the siblings of one's sibling, their parents and children.
+ * directions and two rounds: the siblings of one's sibling, their parents and children. Then a
+ * person's residence in the places that contain it (livesThroughPlaces).
  */
 export function closePlaces(best: Map<string, Scored>): void {
   closeOver(best, 'located_in', HOPS, false)
   closeOver(best, 'family_of', FAMILY_HOPS, true)
+  livesThroughPlaces(best)
+}
+
+/**
+ * A person who lives in a town lives in the town's region and country too (P in A, A in B: P in
+ * B, with the product of the two scores unless the pair's own is higher), after the places have
+ * been closed over. News names the town with its state ("Doug Beldon of Albuquerque , N.M.");
+ * CoNLL04 annotates the person in both where it annotates the town in the state (20 of 21 times
+ * in its train set).
+ */
+export function livesThroughPlaces(best: Map<string, Scored>): void {
+  const within = new Map<Entity, Scored[]>()
+  for (const d of best.values()) {
+    if (
+      d.type !== 'located_in' ||
+      d.score < HOP_MIN ||
+      d.candidate.source.entity.type !== 'LOC' ||
+      d.candidate.target.entity.type !== 'LOC'
+    )
+      continue
+    const l = within.get(d.candidate.source.entity)
+    if (l) l.push(d)
+    else within.set(d.candidate.source.entity, [d])
+  }
+  const add = new Map<string, Scored>()
+  for (const d1 of best.values()) {
+    if (d1.type !== 'lives_in' || d1.score < HOP_MIN) continue
+    for (const d2 of within.get(d1.candidate.target.entity) ?? []) {
+      const a = d1.candidate.source
+      const c = d2.candidate.target
+      const score = d1.score * d2.score
+      const k = tripleKey(a.entity, 'lives_in', c.entity)
+      if ((best.get(k)?.score ?? -1) >= score || (add.get(k)?.score ?? -1) >= score) continue
+      add.set(k, { type: 'lives_in', score, candidate: { source: a, target: c, sent: a.sent, sent2: c.sent }, via: true })
+    }
+  }
+  for (const [k, d] of add) best.set(k, d)
 }
 
 function closeOver(best: Map<string, Scored>, type: RelationType, hops: number, both: boolean): void {

@@ -365,3 +365,35 @@ t.test('a country the paragraph names is paired with its places and organization
   t.same(pairs([0, 0, 0, 0]), ['Acme Robotics > Freedonia'], 'the organization with the country, not the person')
   t.same(pairs([0, 0, 1, 1]), [], 'not across paragraphs')
 })
+
+t.test('a person in a town is in its region and country too: the product of the two scores', async (t) => {
+  const [ann, town, state, acme] = [entity('PER', 'Ann Lee'), entity('LOC', 'Albuquerque'), entity('LOC', 'N.M.'), entity('ORG', 'Acme')]
+  const scored = (s: Entity, o: Entity, score: number, type: RelationType): Scored => ({
+    type,
+    score,
+    candidate: { source: anchor(s, 0), target: anchor(o, 1), sent: 0, sent2: 0 },
+  })
+  const mapOf = (...xs: Scored[]) => new Map(xs.map((x) => [tripleKey(x.candidate.source.entity, x.type, x.candidate.target.entity), x]))
+  const key = (s: Entity, o: Entity) => tripleKey(s, 'lives_in', o)
+
+  const best = mapOf(scored(ann, town, 0.8, 'lives_in'), scored(town, state, 0.5, 'located_in'))
+  closePlaces(best)
+  t.equal(best.get(key(ann, state))?.score, 0.8 * 0.5, 'Ann in Albuquerque, Albuquerque in N.M.: Ann in N.M.')
+  t.equal(best.get(key(ann, state))?.via, true)
+
+  const own = mapOf(scored(ann, town, 0.8, 'lives_in'), scored(town, state, 0.5, 'located_in'), scored(ann, state, 0.6, 'lives_in'))
+  closePlaces(own)
+  t.equal(own.get(key(ann, state))?.score, 0.6, "a pair's own higher score stands")
+
+  const born = mapOf(scored(ann, town, 0.8, 'born_in'), scored(town, state, 0.9, 'located_in'))
+  closePlaces(born)
+  t.equal(born.size, 2, 'a birthplace is not carried')
+
+  const org = mapOf(scored(ann, town, 0.8, 'lives_in'), scored(acme, state, 0.9, 'located_in'), scored(town, acme, 0.9, 'located_in'))
+  closePlaces(org)
+  t.notOk(org.has(key(ann, acme)), 'a place in an organization is no step: only places contain places')
+
+  const weak = mapOf(scored(ann, town, 0.04, 'lives_in'), scored(town, state, 0.9, 'located_in'))
+  closePlaces(weak)
+  t.notOk(weak.has(key(ann, state)), 'a residence scored under 0.05 is no step')
+})
