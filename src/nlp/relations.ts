@@ -70,13 +70,15 @@ export function paragraphsOf(doc: Tokenized): Int32Array {
 
 /**
  * Anchors per sentence. A personal pronoun resolves to the most recent person mentioned in
- * the same or the two previous sentences of its paragraph (no gender model: the most recent one wins).
+ * the same or the two previous sentences of its paragraph (no gender model: the most recent one wins),
+ * or to the paragraph's subject (paragraphSubjects) where it opens a later sentence or no person is that near.
  */
 export function anchorsBySentence(doc: Tokenized, entities: Entity[]): Anchor[][] {
   const para = paragraphsOf(doc)
   const bySent: Anchor[][] = doc.sentences.map(() => [])
   const mentionAt = new Map<number, { last: number; e: Entity }>()
   for (const e of entities) for (const m of e.mentions) mentionAt.set(m.first, { last: m.last, e })
+  const subjects = paragraphSubjects(doc, para, mentionAt)
   let lastPerson: { e: Entity; sent: number } | undefined
   const toks = doc.tokens
   for (let i = 0; i < toks.length; i++) {
@@ -90,10 +92,39 @@ export function anchorsBySentence(doc: Tokenized, entities: Entity[]): Anchor[][
     const t = toks[i]
     if (t.pos !== 'PRON' && t.pos !== 'DET') continue
     const type = PRONOUN_TYPE[t.text.toLowerCase()]
-    if (!type || !lastPerson || t.sent - lastPerson.sent > 2 || para[t.sent] !== para[lastPerson.sent]) continue
-    bySent[t.sent].push({ entity: lastPerson.e, first: i, last: i + 1, sent: t.sent, pronoun: true })
+    if (!type) continue
+    const near = lastPerson && t.sent - lastPerson.sent <= 2 && para[t.sent] === para[lastPerson.sent] ? lastPerson.e : undefined
+    const subject = subjects.get(t.sent)
+    const opens = i === doc.sentences[t.sent].first
+    const e = subject && (opens || !near) ? subject : near
+    if (e) bySent[t.sent].push({ entity: e, first: i, last: i + 1, sent: t.sent, pronoun: true })
   }
   return bySent
+}
+
+/**
+ * The person a paragraph is about, by sentence: where the paragraph opens with a person's name
+ * (an encyclopaedia article's first words), that person, for the paragraph's later sentences. A
+ * pronoun opening one of them ("His children included …", "She is the sister of …") is the subject
+ * far more often than the person named last.
+ */
+function paragraphSubjects(doc: Tokenized, para: Int32Array, mentionAt: Map<number, { last: number; e: Entity }>): Map<number, Entity> {
+  const out = new Map<number, Entity>()
+  let subject: Entity | undefined
+  for (let s = 0; s < doc.sentences.length; s++) {
+    if (s === 0 || para[s] !== para[s - 1]) {
+      subject = undefined
+      const first = doc.sentences[s].first
+      for (let i = first; i < Math.min(first + 3, doc.sentences[s].last); i++) {
+        const hit = mentionAt.get(i)
+        if (hit) {
+          subject = hit.e.type === 'PER' ? hit.e : undefined
+          break
+        }
+      }
+    } else if (subject) out.set(s, subject)
+  }
+  return out
 }
 
 const MAX_GAP = 30

@@ -537,7 +537,7 @@ t.test("a type stated by one mention's context is every mention's of the same na
 
 t.test('entity confidence reads whether an organization names its kind', async (t) => {
   const k = CONFIDENCE_FEATURES.indexOf('kindWord×ORG')
-  const register = registerOf(tokenize('He is a professor there.'))
+  const register = registerOf(tokenize('He is a professor there.'), () => false)
   const ev = { margins: [5], agreeing: 1, sentenceInitialOnly: false, informal: false, stated: false, register }
   const entity = (type: Entity['type'], name: string): Entity => ({ type, name, mentions: [], salience: 1 })
   t.equal(confidenceFeatures(entity('ORG', 'City University of New York'), ev)[k], 1)

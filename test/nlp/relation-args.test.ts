@@ -397,3 +397,39 @@ t.test('a person in a town is in its region and country too: the product of the 
   closePlaces(weak)
   t.notOk(weak.has(key(ann, state)), 'a residence scored under 0.05 is no step')
 })
+
+t.test('a pronoun opening a later sentence of a paragraph that opens with a person: that person', async (t) => {
+  // Persons made by hand on the tokens (the tagger's reading is not under test here).
+  const resolved = (text: string, names: string[]) => {
+    const doc = tokenize(text)
+    const ents: Entity[] = names.map((name) => {
+      const ws = name.split(' ')
+      const first = doc.tokens.findIndex((x, i) => ws.every((w, k) => doc.tokens[i + k]?.text === w))
+      return { type: 'PER', name, mentions: [mentionFromTokens(doc.text, doc.tokens, first, first + ws.length, 'PER')], salience: 1 }
+    })
+    return anchorsBySentence(doc, ents)
+      .flat()
+      .filter((a) => a.pronoun)
+      .map((a) => `${doc.tokens[a.first].text}=${a.entity.name}`)
+  }
+  const bio = 'Lehmann Bernheimer was an antique dealer in Munich. Peter Weber sold him a shop in 1880.'
+  t.same(resolved(bio + ' His son took over the business.', ['Lehmann Bernheimer', 'Peter Weber']), [
+    'him=Peter Weber',
+    'His=Lehmann Bernheimer',
+  ])
+  t.same(
+    resolved(bio + ' The shop grew. The firm moved. It was sold in 1950, after his death.', ['Lehmann Bernheimer', 'Peter Weber']),
+    ['him=Peter Weber', 'his=Lehmann Bernheimer'],
+    'no person in the two sentences before: the subject',
+  )
+  t.same(
+    resolved('The firm was founded in Munich. Peter Weber sold it a shop in 1880. His son took over the business.', ['Peter Weber']),
+    ['His=Peter Weber'],
+    'a paragraph that does not open with a person: the most recent one',
+  )
+  t.same(
+    resolved(bio + '\nHis son took over the business.', ['Lehmann Bernheimer', 'Peter Weber']),
+    ['him=Peter Weber'],
+    'a new paragraph: neither the subject nor a person of the paragraph before',
+  )
+})
