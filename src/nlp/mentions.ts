@@ -1123,7 +1123,13 @@ export function entityCandidates(doc: Tokenized, tagger: TaggerModel): { entity:
   const { mentions, noisy } = tagMentions(doc, tagger)
   const tagged = new Map<Mention, EntityType>()
   for (const m of mentions) tagged.set(m, m.type)
-  const ordinary = (w: string) => (nameClasses(w, tagger) & GAZ_COMMON) !== 0
+  // Asked of every capitalised word and of every entity's words: each word looked up once.
+  const ordinaryOf = new Map<string, boolean>()
+  const ordinary = (w: string) => {
+    let o = ordinaryOf.get(w)
+    if (o === undefined) ordinaryOf.set(w, (o = (nameClasses(w, tagger) & GAZ_COMMON) !== 0))
+    return o
+  }
   const register = registerOf(doc, ordinary)
   return buildEntities(mentions, doc.text.length).map((e) => {
     e.classes = nameClasses(e.name, tagger)

@@ -592,13 +592,16 @@ for (const [k, ws] of ORG_KINDS) for (const w of ws.split(' ')) ORG_KIND.set(w, 
 /** The kind of organization (ORG_KINDS) its name says, or 0. */
 export function orgKind(e: Entity): number {
   if (e.type !== 'ORG') return 0
+  // Read for every pair the organization is in: kept per entity (and name, should it change).
+  const seen = ORG_KIND_OF.get(e)
+  if (seen && seen.name === e.name) return seen.kind
   const ws = e.name.toLowerCase().split(/\s+/)
-  for (let i = ws.length - 1; i >= 0; i--) {
-    const k = ORG_KIND.get(ws[i])
-    if (k) return k
-  }
-  return 0
+  let kind = 0
+  for (let i = ws.length - 1; i >= 0 && !kind; i--) kind = ORG_KIND.get(ws[i]) ?? 0
+  ORG_KIND_OF.set(e, { name: e.name, kind })
+  return kind
 }
+const ORG_KIND_OF = new WeakMap<Entity, { name: string; kind: number }>()
 
 // Role words said of a person near a mention ("the singer X", "X is an American footballer"):
 // which kind of organization the person belongs to or works for.
@@ -798,16 +801,23 @@ function pushPairCues(
   tp: number,
 ): void {
   if (s.entity.type !== 'PER' || t.entity.type !== 'ORG' || b.first - a.last > 12) return
+  const bits =
+    cueBits(words, a.last, b.first, 0) |
+    cueBits(words, Math.max(sent.first, a.first - 3), a.first, 1) |
+    cueBits(words, b.last, Math.min(sent.last, b.last + 3), 1)
+  if (!bits) return
   const kind = orgKind(t.entity)
+  for (let k = 0; k < 14; k++) if (bits & (1 << k)) f.push(feat(R.pairCue, k, tp), feat(R.pairCue, 100 + k * 16 + kind, tp))
+}
+
+/** Bits of the PAIR_CUE classes of words [from, to), `near` 0 between the pair, 1 around it. */
+function cueBits(words: Uint32Array, from: number, to: number, near: number): number {
   let bits = 0
-  const read = (i: number, near: number) => {
+  for (let i = from; i < to; i++) {
     const k = PAIR_CUE.get(words[i])
     if (k !== undefined) bits |= 1 << (k * 2 + near)
   }
-  for (let i = a.last; i < b.first; i++) read(i, 0)
-  for (let i = Math.max(sent.first, a.first - 3); i < a.first; i++) read(i, 1)
-  for (let i = b.last; i < Math.min(sent.last, b.last + 3); i++) read(i, 1)
-  for (let k = 0; k < 14; k++) if (bits & (1 << k)) f.push(feat(R.pairCue, k, tp), feat(R.pairCue, 100 + k * 16 + kind, tp))
+  return bits
 }
 
 /** A shared feature as read by the classifier of one relation type. */
