@@ -612,8 +612,7 @@ const BOOK_CLUB = /^(?:Club|Society|Association|Company|Press|Foundation|Trust)$
 /** [a, b) holds "Book of" and a word after it, and does not end in a club's or publisher's word. */
 function bookOfName(doc: Tokenized, a: number, b: number): boolean {
   const t = doc.tokens
-  if (BOOK_CLUB.test(t[b - 1].text)) return false
-  for (let k = a; k + 2 < b; k++) if (t[k].text === 'Book' && t[k + 1].text === 'of') return true
+  for (let k = a; k + 2 < b; k++) if (t[k].text === 'Book' && t[k + 1].text === 'of') return !BOOK_CLUB.test(t[b - 1].text)
   return false
 }
 

@@ -592,16 +592,13 @@ for (const [k, ws] of ORG_KINDS) for (const w of ws.split(' ')) ORG_KIND.set(w, 
 /** The kind of organization (ORG_KINDS) its name says, or 0. */
 export function orgKind(e: Entity): number {
   if (e.type !== 'ORG') return 0
-  // Read for every pair the organization is in: kept per entity (and name, should it change).
-  const seen = ORG_KIND_OF.get(e)
-  if (seen && seen.name === e.name) return seen.kind
   const ws = e.name.toLowerCase().split(/\s+/)
-  let kind = 0
-  for (let i = ws.length - 1; i >= 0 && !kind; i--) kind = ORG_KIND.get(ws[i]) ?? 0
-  ORG_KIND_OF.set(e, { name: e.name, kind })
-  return kind
+  for (let i = ws.length - 1; i >= 0; i--) {
+    const k = ORG_KIND.get(ws[i])
+    if (k) return k
+  }
+  return 0
 }
-const ORG_KIND_OF = new WeakMap<Entity, { name: string; kind: number }>()
 
 // Role words said of a person near a mention ("the singer X", "X is an American footballer"):
 // which kind of organization the person belongs to or works for.
