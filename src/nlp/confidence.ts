@@ -125,6 +125,7 @@ export interface Register {
 }
 
 const WORD = /^\p{L}/u
+const CAPITAL = /^\p{Lu}/u
 /** `ordinary(word)`: the word is an ordinary one (the gazetteer's `common` class). */
 export function registerOf(doc: Tokenized, ordinary: (word: string) => boolean): Register {
   let words = 0
@@ -134,13 +135,17 @@ export function registerOf(doc: Tokenized, ordinary: (word: string) => boolean):
   let innerOrdinary = 0
   for (let i = 0; i < doc.tokens.length; i++) {
     const t = doc.tokens[i]
-    if (/^\p{Lu}/u.test(t.text) && doc.sentences[t.sent].first !== i) {
+    // Most words open with an ASCII letter or none: the Unicode classes only for the others.
+    const c = t.text.charCodeAt(0)
+    const ascii = c < 128
+    const cap = ascii ? c >= 65 && c <= 90 : CAPITAL.test(t.text)
+    if (cap && doc.sentences[t.sent].first !== i) {
       inner++
       if (ordinary(t.text)) innerOrdinary++
     }
-    if (!WORD.test(t.text)) continue
+    if (!(ascii ? cap || (c >= 97 && c <= 122) : WORD.test(t.text))) continue
     words++
-    if (/^\p{Lu}/u.test(t.text)) capitalised++
+    if (cap) capitalised++
     if (t.text.length >= 2 && !/\p{Ll}/u.test(t.text)) upper++
   }
   const w = Math.max(1, words)

@@ -612,8 +612,7 @@ const BOOK_CLUB = /^(?:Club|Society|Association|Company|Press|Foundation|Trust)$
 /** [a, b) holds "Book of" and a word after it, and does not end in a club's or publisher's word. */
 function bookOfName(doc: Tokenized, a: number, b: number): boolean {
   const t = doc.tokens
-  if (BOOK_CLUB.test(t[b - 1].text)) return false
-  for (let k = a; k + 2 < b; k++) if (t[k].text === 'Book' && t[k + 1].text === 'of') return true
+  for (let k = a; k + 2 < b; k++) if (t[k].text === 'Book' && t[k + 1].text === 'of') return !BOOK_CLUB.test(t[b - 1].text)
   return false
 }
 
@@ -1123,7 +1122,13 @@ export function entityCandidates(doc: Tokenized, tagger: TaggerModel): { entity:
   const { mentions, noisy } = tagMentions(doc, tagger)
   const tagged = new Map<Mention, EntityType>()
   for (const m of mentions) tagged.set(m, m.type)
-  const ordinary = (w: string) => (nameClasses(w, tagger) & GAZ_COMMON) !== 0
+  // Asked of every capitalised word and of every entity's words: each word looked up once.
+  const ordinaryOf = new Map<string, boolean>()
+  const ordinary = (w: string) => {
+    let o = ordinaryOf.get(w)
+    if (o === undefined) ordinaryOf.set(w, (o = (nameClasses(w, tagger) & GAZ_COMMON) !== 0))
+    return o
+  }
   const register = registerOf(doc, ordinary)
   return buildEntities(mentions, doc.text.length).map((e) => {
     e.classes = nameClasses(e.name, tagger)

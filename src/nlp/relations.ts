@@ -798,16 +798,23 @@ function pushPairCues(
   tp: number,
 ): void {
   if (s.entity.type !== 'PER' || t.entity.type !== 'ORG' || b.first - a.last > 12) return
+  const bits =
+    cueBits(words, a.last, b.first, 0) |
+    cueBits(words, Math.max(sent.first, a.first - 3), a.first, 1) |
+    cueBits(words, b.last, Math.min(sent.last, b.last + 3), 1)
+  if (!bits) return
   const kind = orgKind(t.entity)
+  for (let k = 0; k < 14; k++) if (bits & (1 << k)) f.push(feat(R.pairCue, k, tp), feat(R.pairCue, 100 + k * 16 + kind, tp))
+}
+
+/** Bits of the PAIR_CUE classes of words [from, to), `near` 0 between the pair, 1 around it. */
+function cueBits(words: Uint32Array, from: number, to: number, near: number): number {
   let bits = 0
-  const read = (i: number, near: number) => {
+  for (let i = from; i < to; i++) {
     const k = PAIR_CUE.get(words[i])
     if (k !== undefined) bits |= 1 << (k * 2 + near)
   }
-  for (let i = a.last; i < b.first; i++) read(i, 0)
-  for (let i = Math.max(sent.first, a.first - 3); i < a.first; i++) read(i, 1)
-  for (let i = b.last; i < Math.min(sent.last, b.last + 3); i++) read(i, 1)
-  for (let k = 0; k < 14; k++) if (bits & (1 << k)) f.push(feat(R.pairCue, k, tp), feat(R.pairCue, 100 + k * 16 + kind, tp))
+  return bits
 }
 
 /** A shared feature as read by the classifier of one relation type. */
