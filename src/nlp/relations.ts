@@ -600,6 +600,13 @@ export function orgKind(e: Entity): number {
   return 0
 }
 
+/** Word hash → class, from classes of space-separated words. */
+function wordClasses(classes: [number, string][]): Map<number, number> {
+  const m = new Map<number, number>()
+  for (const [k, ws] of classes) for (const w of ws.split(' ')) m.set(fnv(w), k)
+  return m
+}
+
 // Role words said of a person near a mention ("the singer X", "X is an American footballer"):
 // which kind of organization the person belongs to or works for.
 const ROLE_CLASSES: [number, string][] = [
@@ -612,8 +619,7 @@ const ROLE_CLASSES: [number, string][] = [
   [6, 'officer general admiral commander soldier colonel lieutenant'],
   [7, 'member'],
 ]
-const ROLE_CLASS = new Map<number, number>()
-for (const [k, ws] of ROLE_CLASSES) for (const w of ws.split(' ')) ROLE_CLASS.set(fnv(w), k)
+const ROLE_CLASS = wordClasses(ROLE_CLASSES)
 
 /** Bits of ROLE_CLASSES said within a few words of a person's first mentions (4 before, 10 after, in its sentence). */
 export function personRoles(doc: Tokenized, words: Uint32Array, e: Entity, ctx: DocContext): number {
@@ -783,8 +789,7 @@ const PAIR_CUE_CLASSES: [number, string][] = [
   [5, 'singer vocalist guitarist bassist drummer keyboardist frontman band lineup album albums toured'],
   [6, 'played plays playing player signed loan transferred transfer debut season striker midfielder defender goalkeeper captain squad'],
 ]
-const PAIR_CUE = new Map<number, number>()
-for (const [k, ws] of PAIR_CUE_CLASSES) for (const w of ws.split(' ')) PAIR_CUE.set(fnv(w), k)
+const PAIR_CUE = wordClasses(PAIR_CUE_CLASSES)
 
 /** Classes of PAIR_CUE_CLASSES said between a person and an organization (and three words either side of the pair), alone and with the organization's kind. */
 function pushPairCues(

@@ -13,6 +13,8 @@ const { analyze, extractEntities, extractMentions } = createEngine(loadEngineMod
 // Keeps every text above the API's 200-character minimum without adding names.
 const FILLER = ' The rest of this paragraph is ordinary filler prose without any names in it, written so that the text is long enough.'
 const run = (text: string) => analyze(text + FILLER, { language: 'en' }).entities
+/** The rules' mentions of a text as `TYPE:text`. */
+const typed = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text}`)
 
 const CASES: { text: string; persons?: string[]; organizations?: string[]; locations?: string[]; objects?: string[] }[] = [
   {
@@ -308,7 +310,6 @@ t.test('titles in a list after a plural kind of work, and titles before a year i
 })
 
 t.test('names listed after "bands such as" or "groups including" are organizations; persons in them stay persons', async (t) => {
-  const typed = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text}`)
   const bands = typed('The scene grew quickly, with Swedish bands such as Dark Tranquillity, At the Gates, and In Flames touring Europe.')
   for (const name of ['ORG:Dark Tranquillity', 'ORG:At the Gates', 'ORG:In Flames'])
     t.ok(bands.includes(name), `${name} (got ${JSON.stringify(bands)})`)
@@ -334,7 +335,6 @@ t.test('names listed after "bands such as" or "groups including" are organizatio
 })
 
 t.test('a name ending in Arena, Stadium or Hall is a place; a person named Hall stays a person', async (t) => {
-  const typed = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text}`)
   const venues = typed('Bocelli gave two concerts in the Manchester Arena, one at Clarke Stadium and one at the Royal Albert Hall.')
   for (const name of ['LOC:Manchester Arena', 'LOC:Clarke Stadium', 'LOC:Royal Albert Hall'])
     t.ok(venues.includes(name), `${name} (got ${JSON.stringify(venues)})`)
@@ -343,7 +343,6 @@ t.test('a name ending in Arena, Stadium or Hall is a place; a person named Hall 
 })
 
 t.test('a periodical is an object; a newspaper, a place before "magazine" and a person named Weekly are not', async (t) => {
-  const typed = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text}`)
   const named = typed('Her stories appeared in The London Magazine and were praised by Kirkus Reviews and The Times Literary Supplement.')
   for (const name of ['OBJ:The London Magazine', 'OBJ:Kirkus Reviews', 'OBJ:The Times Literary Supplement'])
     t.ok(named.includes(name), `${name} (got ${JSON.stringify(named)})`)
@@ -357,7 +356,6 @@ t.test('a periodical is an object; a newspaper, a place before "magazine" and a 
 })
 
 t.test('an award is none of our types; a record label is an organization', async (t) => {
-  const typed = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text}`)
   const awards = typed(
     'She received the AFI Life Achievement Award, the Pulitzer Prize and two Country Music Association Awards in her career.',
   )
@@ -549,7 +547,6 @@ t.test('entity confidence reads whether an organization names its kind', async (
 })
 
 t.test('a name holding "Book of" is a book, not an organization; a club named so stays one', async (t) => {
-  const typed = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text}`)
   const book = typed('The feat entered the Guinness Book of Records in 1990.')
   t.ok(book.includes('OBJ:Guinness Book of Records'), `a book (got ${JSON.stringify(book)})`)
   // A club or a society ends its own name; lower-case prose names nothing.
