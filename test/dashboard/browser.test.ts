@@ -5,9 +5,9 @@
 // Screenshots of every page (laptop and phone) go to test-output/dashboard/ (git-ignored).
 import t from 'tap'
 import { mkdirSync, existsSync } from 'node:fs'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { buildTestApp, englishText, manualClock } from '../helpers/app.ts'
-import { ARGS, CHROMIUM, OUT, phoneContext } from './chromium.ts'
+import { CHROMIUM, OUT, openInChromium, phoneContext } from './chromium.ts'
 
 if (!existsSync(CHROMIUM)) {
   // Not a silent pass: the run shows the test as failed with the reason.
@@ -18,13 +18,7 @@ if (!existsSync(CHROMIUM)) {
     // Fixed time, so the billing arithmetic and the chart's "today" are known; moved by hand below.
     const clock = manualClock(new Date('2026-11-22T12:00:00Z'))
     const { app } = await buildTestApp(t, { clock })
-    await app.listen({ port: 0, host: '127.0.0.1' })
-    const address = app.server.address()
-    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-
-    const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS })
-    t.teardown(() => browser.close())
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const { base, browser, context } = await openInChromium(t, app)
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base })
     const page = await context.newPage()
     const consoleErrors: string[] = []

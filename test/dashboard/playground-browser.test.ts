@@ -5,9 +5,9 @@
 // go to test-output/dashboard/ (git-ignored).
 import t from 'tap'
 import { mkdirSync, existsSync } from 'node:fs'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { buildTestApp, englishText, manualClock } from '../helpers/app.ts'
-import { ARGS, CHROMIUM, OUT, phoneContext } from './chromium.ts'
+import { CHROMIUM, OUT, openInChromium, phoneContext } from './chromium.ts'
 
 interface ApiAnswer {
   entityDetails: { name: string; type: string; mentions: { text: string; start: number; end: number }[] }[]
@@ -51,13 +51,7 @@ if (!existsSync(CHROMIUM)) {
   t.test('the playground in Chromium', async (t) => {
     mkdirSync(OUT, { recursive: true })
     const { app, account } = await buildTestApp(t, { clock: manualClock(new Date('2026-11-22T12:00:00Z')) })
-    await app.listen({ port: 0, host: '127.0.0.1' })
-    const address = app.server.address()
-    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-
-    const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS })
-    t.teardown(() => browser.close())
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const { base, browser, context } = await openInChromium(t, app)
     const page = await context.newPage()
     const problems: string[] = []
     // Pages and assets (GET) must load; a refused form (tested below) is a 4xx on purpose.

@@ -95,12 +95,8 @@ export async function authRoutes(
     const csrf = preSessionCsrf(request, reply)
     const email = normalizeEmail(field(request.body, 'email'))
     const password = field(request.body, 'password')
-    try {
-      assertEmail(email)
-    } catch (err) {
-      if (err instanceof DomainError) return sendPage(reply, 400, signupPage(csrf, { email, error: err.message }))
-      throw err
-    }
+    const badEmail = emailProblem(email)
+    if (badEmail) return sendPage(reply, 400, signupPage(csrf, { email, error: badEmail }))
     const length = [...password].length
     if (length < PASSWORD_MIN_LENGTH) {
       return sendPage(
@@ -151,12 +147,8 @@ export async function authRoutes(
     const password = field(request.body, 'password')
     // No account can have it, and the database could not even look it up (a NUL): a plain 400,
     // neither counted nor checked.
-    try {
-      assertEmail(email)
-    } catch (err) {
-      if (err instanceof DomainError) return sendPage(reply, 400, loginPage(csrf, { email, error: err.message }))
-      throw err
-    }
+    const badEmail = emailProblem(email)
+    if (badEmail) return sendPage(reply, 400, loginPage(csrf, { email, error: badEmail }))
     const now = clock()
     // Counted before the password is checked, so concurrent guesses cannot all be checked.
     const attempt = await throttle.begin(email, request.ip, now)
@@ -196,4 +188,15 @@ export async function authRoutes(
     clearSessionCookie(request, reply)
     return reply.redirect('/dashboard/login?notice=logged-out', 303)
   })
+}
+
+/** Why an email cannot be an account's (the message to show on the form), or undefined. */
+function emailProblem(email: string): string | undefined {
+  try {
+    assertEmail(email)
+    return undefined
+  } catch (err) {
+    if (err instanceof DomainError) return err.message
+    throw err
+  }
 }
