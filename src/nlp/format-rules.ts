@@ -48,7 +48,11 @@ function fbisCodeAt(doc: Tokenized, k: number): { drop: number } | undefined {
 /** Replaces the mentions in [drop, end) (and one that runs into `drop`) by a place [from, split) and a source [split, end). */
 function sourceLine(doc: Tokenized, mentions: Mention[], drop: number, from: number, split: number, end: number): Mention[] {
   const out = mentions.filter((m) => !((m.first >= drop && m.first < end) || (m.first < drop && m.last > drop)))
-  out.push(mentionFromTokens(doc.text, doc.tokens, from, split, 'LOC'), mentionFromTokens(doc.text, doc.tokens, split, end, 'ORG'))
+  // The layout states both types: the tagger's margins there (often slight) are no evidence.
+  out.push(
+    { ...mentionFromTokens(doc.text, doc.tokens, from, split, 'LOC'), stated: true },
+    { ...mentionFromTokens(doc.text, doc.tokens, split, end, 'ORG'), stated: true },
+  )
   return out.sort((x, y) => x.first - y.first)
 }
 
@@ -85,16 +89,24 @@ const fbisSourceLine: FormatRule = {
   },
 }
 
+/** A broadcaster's name from `from` to `end`: "Radio" and capitalised words ("Radio Reloj Network"). */
+function broadcaster(doc: Tokenized, from: number, end: number): boolean {
+  if (end - from < 2 || doc.tokens[from].text !== 'Radio') return false
+  for (let i = from + 1; i < end; i++) if (!/^\p{Lu}/u.test(doc.tokens[i].text)) return false
+  return true
+}
+
 const placeSourceLine: FormatRule = {
   name: 'place-source-line',
   description:
-    'In monitored-press documents (ones with an FBIS document code), a line of a known place and one to four words in ' +
-    'capitals alone ("Tokyo MAINICHI SHIMBUN") is a place and a source. Gate: the document code, and the line alone.',
+    'A line of a known place and one to four words in capitals alone ("Tokyo MAINICHI SHIMBUN", "Madrid EFE"), or a ' +
+    'broadcaster ("Havana Radio Reloj Network"), is a place and a source, as monitored-press and wire copy credit ' +
+    'their source. Gate: the line alone, and in documents without an FBIS document code a source word in capitals ' +
+    'that is no ordinary word ("London CALLING" is a heading), or "Radio" and capitalised words.',
   apply(doc, mentions, ctx) {
     const toks = doc.tokens
     let monitored = false
     for (let k = 0; k < toks.length && !monitored; k++) if (fbisCodeAt(doc, k)) monitored = true
-    if (!monitored) return mentions
     for (const sl of doc.sentences) {
       const k = sl.first
       if (!TITLE_CASE.test(toks[k].text) || sl.last - k > 6 || sl.last - k < 2) continue
@@ -103,10 +115,58 @@ const placeSourceLine: FormatRule = {
       const split = placeEnd(doc, k, sl.last - 1, ctx)
       if (split < 0) continue
       let caps = true
-      for (let i = split; i < sl.last; i++) if (!ALL_CAPS_WORD.test(toks[i].text)) caps = false
-      if (caps) mentions = sourceLine(doc, mentions, k, k, split, sl.last)
+      let named = false
+      for (let i = split; i < sl.last; i++) {
+        if (!ALL_CAPS_WORD.test(toks[i].text)) caps = false
+        else if (!(ctx.gaz([toks[i].text.toLowerCase()]) & GAZ_COMMON)) named = true
+      }
+      if ((caps && (monitored || named)) || broadcaster(doc, split, sl.last)) mentions = sourceLine(doc, mentions, k, k, split, sl.last)
     }
     return mentions
+  },
+}
+
+const MONTH = /^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)(?:[a-z]*)\.?$/
+const DAY = /^\d{1,2}$/
+
+/** The agency's name in brackets from `open` ("(" XINHUA ")", "(" ITAR - TASS ")"): the index of ")", or -1. */
+function bracketedAgency(doc: Tokenized, open: number): number {
+  const toks = doc.tokens
+  let i = open + 1
+  if (i >= toks.length || !ACRONYM.test(toks[i].text)) return -1
+  i++
+  while (i + 1 < toks.length && toks[i].text === '-' && toks[i].start === toks[i - 1].end && ACRONYM.test(toks[i + 1].text)) i += 2
+  return i < toks.length && toks[i].text === ')' ? i : -1
+}
+
+const datedAgencyDateline: FormatRule = {
+  name: 'dated-agency-dateline',
+  description:
+    'A wire dateline with its date: "Seoul , May 3 ( YONHAP ) --", "Moscow March 5 ( ITAR-TASS ) --": a place, a ' +
+    'day and a month, then a word in capitals in brackets and a dash; the word is the agency, an organization, and ' +
+    'the words before the date a place. Gate: the date, the bracket and the dash right after it.',
+  apply(doc, mentions, ctx) {
+    const toks = doc.tokens
+    let out = mentions
+    for (let o = 3; o + 3 < toks.length; o++) {
+      if (toks[o].text !== '(') continue
+      const close = bracketedAgency(doc, o)
+      if (close < 0 || close + 1 >= toks.length || !/^(?:--|—|–|_)$/.test(toks[close + 1].text)) continue
+      // The date: "May 3" or "29 Apr", then an optional comma before it.
+      const d1 = toks[o - 2].text
+      const d2 = toks[o - 1].text
+      if (!((MONTH.test(d1) && DAY.test(d2)) || (DAY.test(d1) && MONTH.test(d2)))) continue
+      let e = o - 2
+      if (toks[e - 1].text === ',') e--
+      let p = e
+      while (p > 0 && e - p < 3 && /^\p{Lu}\p{Ll}/u.test(toks[p - 1].text) && toks[p - 1].sent === toks[o].sent) p--
+      if (p === e || ctx.gaz(toks.slice(p, e).map((t) => t.text.toLowerCase())) & GAZ_COMMON) continue
+      out = out.filter((m) => m.last <= p || m.first >= close)
+      out.push({ ...mentionFromTokens(doc.text, toks, p, e, 'LOC'), stated: true })
+      out.push({ ...mentionFromTokens(doc.text, toks, o + 1, close, 'ORG'), stated: true })
+      out.sort((x, y) => x.first - y.first)
+    }
+    return out
   },
 }
 
@@ -142,4 +202,4 @@ const agencyDateline: FormatRule = {
 }
 
 /** The rules, in the order they run (not in informal text). */
-export const FORMAT_RULES: readonly FormatRule[] = [fbisSourceLine, placeSourceLine, agencyDateline]
+export const FORMAT_RULES: readonly FormatRule[] = [fbisSourceLine, placeSourceLine, agencyDateline, datedAgencyDateline]
