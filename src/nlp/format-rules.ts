@@ -26,6 +26,16 @@ const FBIS_CODE = /^[A-Z]{2}\d{10}$/
 const FBIS_CODE_2 = /^[A-Z]{2}\d{4}[A-Z]$/
 const GAZ_PLACE = (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf('country'))
 const GAZ_COMMON = 1 << GAZ_CLASSES.indexOf('common')
+// A known place: a city, country or region, or a name the training corpora label a place.
+const GAZ_PLACE_OR_REGION = GAZ_PLACE | (1 << GAZ_CLASSES.indexOf('region')) | (1 << GAZ_CLASSES.indexOf('tLOC'))
+
+// AP-style abbreviations of US states, as written after a town.
+export const US_STATE_ABBR =
+  /^(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Kans|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|N\.H|N\.J|N\.M|N\.Y|N\.C|N\.D|Okla|Ore|Pa|R\.I|S\.C|S\.D|Tenn|Tex|Vt|Va|Wash|W\.Va|Wis|Wyo)\.$/
+// The same without the dot ("Sauk Center , Minn", "Tupelo , Miss ."); several are words too
+// ("Miss", "Mass", "Wash"), so each use says where one may stand.
+export const US_STATE_ABBR_BARE =
+  /^(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Kans|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|N\.H|N\.J|N\.M|N\.Y|N\.C|N\.D|Okla|Ore|Pa|Penn|R\.I|S\.C|S\.D|Tenn|Tex|Vt|Va|Wash|W\.Va|Wis|Wyo)$/
 
 /** The longest known city or country of one to three words at `from`, ending before `limit`: its end, or -1. */
 function placeEnd(doc: Tokenized, from: number, limit: number, ctx: RuleContext): number {
@@ -195,11 +205,67 @@ const agencyDateline: FormatRule = {
         if (!mentions.some((o) => o.type === 'LOC' && o.first <= i && i < o.last)) placesOnly = false
       }
       if (!placesOnly) continue
-      added.push(mentionFromTokens(doc.text, toks, b + 1, b + 2, 'ORG'))
+      added.push({ ...mentionFromTokens(doc.text, toks, b + 1, b + 2, 'ORG'), stated: true })
     }
     return added.length ? [...mentions, ...added].sort((x, y) => x.first - y.first) : mentions
   },
 }
 
+/** Words in capitals of a dateline's town: "MEMPHIS", "STOCKTON-ON-TEES", "ST." */
+const CAPS_TOWN_WORD = /^\p{Lu}[\p{Lu}.'-]*$/u
+const DATELINE_END = /^(?:_|--|—|–)$/
+
+const townDateline: FormatRule = {
+  name: 'town-dateline',
+  description:
+    'A dateline of a town in capitals and its state or country: "MEMPHIS , Tenn .", "BELGRADE , Yugoslavia ( AP )": ' +
+    'at the start of a line, one to three words in capitals, a comma, then a US state or a known place of one or two ' +
+    'words, and the line ends or an agency in brackets or a dash follows. Both are places; the spans the tagger cut ' +
+    'there are replaced. Gate: the line starts with the words in capitals, and the place ends the dateline.',
+  apply(doc, mentions, ctx) {
+    const toks = doc.tokens
+    let out = mentions
+    for (let k = 0; k + 2 < toks.length; k++) {
+      if (k > 0 && !/\n\s*$/.test(doc.text.slice(Math.max(0, toks[k].start - 3), toks[k].start))) continue
+      let c = k
+      while (c < toks.length && c - k < 5) {
+        // A hyphen written inside the name ("STOCKTON-ON-TEES") joins its words.
+        if (c > k && toks[c].text === '-' && c + 1 < toks.length && toks[c].start === toks[c - 1].end && toks[c + 1].start === toks[c].end)
+          c++
+        else if (CAPS_TOWN_WORD.test(toks[c].text) && /\p{Lu}{2}/u.test(toks[c].text)) c++
+        else break
+      }
+      if (c > k && toks[c - 1].text === '-') continue
+      if (c === k || c + 1 >= toks.length || toks[c].text !== ',' || toks[c].sent !== toks[k].sent) continue
+      // The state or country: an abbreviation (dotted or not), or a known place of one or two title-case words.
+      let e = -1
+      const p = c + 1
+      if (US_STATE_ABBR.test(toks[p].text) || US_STATE_ABBR_BARE.test(toks[p].text)) e = p + 1
+      else
+        for (let q = Math.min(p + 2, toks.length); q > p; q--) {
+          let titled = true
+          for (let i = p; i < q; i++) if (!/^\p{Lu}\p{Ll}/u.test(toks[i].text)) titled = false
+          if (titled && ctx.gaz(toks.slice(p, q).map((t) => t.text.toLowerCase())) & GAZ_PLACE_OR_REGION) {
+            e = q
+            break
+          }
+        }
+      if (e < 0) continue
+      // What follows: the end of the line (a lone full stop may close it), an agency in brackets, or a dash.
+      let f = e
+      if (f < toks.length && toks[f].text === '.') f++
+      const lineEnds = f === toks.length || /\n/.test(doc.text.slice(toks[f - 1].end, toks[f].start))
+      const agency = f + 2 < toks.length && toks[f].text === '(' && ACRONYM.test(toks[f + 1].text) && toks[f + 2].text === ')'
+      if (!lineEnds && !agency && !(f < toks.length && DATELINE_END.test(toks[f].text))) continue
+      out = out.filter((m) => m.last <= k || m.first >= e)
+      out.push({ ...mentionFromTokens(doc.text, toks, k, c, 'LOC'), stated: true })
+      out.push({ ...mentionFromTokens(doc.text, toks, p, e, 'LOC'), stated: true })
+      out.sort((x, y) => x.first - y.first)
+      k = e
+    }
+    return out
+  },
+}
+
 /** The rules, in the order they run (not in informal text). */
-export const FORMAT_RULES: readonly FormatRule[] = [fbisSourceLine, placeSourceLine, agencyDateline, datedAgencyDateline]
+export const FORMAT_RULES: readonly FormatRule[] = [fbisSourceLine, placeSourceLine, townDateline, agencyDateline, datedAgencyDateline]

@@ -5,7 +5,7 @@ import { tagDocument, type TaggerModel } from './tagger.ts'
 import { MAX_ENTITIES_PER_TYPE } from './types.ts'
 import { phraseHash } from './features/hashing.ts'
 import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS } from './features/lexicon.ts'
-import { FORMAT_RULES, type RuleContext } from './format-rules.ts'
+import { FORMAT_RULES, US_STATE_ABBR, US_STATE_ABBR_BARE, type RuleContext } from './format-rules.ts'
 import {
   DETERMINER,
   REPORT_CUT,
@@ -1078,13 +1078,6 @@ function coordinatedPerson(doc: Tokenized, a: number, b: number): number {
   return -1
 }
 
-// AP-style abbreviations of US states, as written after a city.
-const STATE_ABBR =
-  /^(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Kans|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|N\.H|N\.J|N\.M|N\.Y|N\.C|N\.D|Okla|Ore|Pa|R\.I|S\.C|S\.D|Tenn|Tex|Vt|Va|Wash|W\.Va|Wis|Wyo)\.$/
-// The same without the dot ("Sauk Center , Minn", "Tupelo , Miss ."): several are words too
-// ("Miss", "Mass", "Wash"), so only where the clause ends right after.
-const STATE_ABBR_BARE =
-  /^(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Kans|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|N\.H|N\.J|N\.M|N\.Y|N\.C|N\.D|Okla|Ore|Pa|Penn|R\.I|S\.C|S\.D|Tenn|Tex|Vt|Va|Wash|W\.Va|Wis|Wyo)$/
 const US_STATE =
   /^(?:Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|Ohio|Oklahoma|Oregon|Pennsylvania|Tennessee|Texas|Utah|Vermont|Virginia|Washington|Wisconsin|Wyoming|D\.C\.)$/
 const US_STATE_2 =
@@ -1094,8 +1087,8 @@ const US_STATE_2 =
 function stateAbbrAt(doc: Tokenized, i: number): boolean {
   const t = doc.tokens
   if (i >= t.length || i === 0 || t[i].sent !== t[i - 1].sent) return false
-  if (STATE_ABBR.test(t[i].text)) return true
-  if (!STATE_ABBR_BARE.test(t[i].text)) return false
+  if (US_STATE_ABBR.test(t[i].text)) return true
+  if (!US_STATE_ABBR_BARE.test(t[i].text)) return false
   return i + 1 === t.length || t[i + 1].sent !== t[i].sent || /^[.,;:)]$/.test(t[i + 1].text)
 }
 
