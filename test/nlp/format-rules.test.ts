@@ -32,7 +32,7 @@ const show = (ms: Mention[]) => ms.map((m) => `${m.type}:${m.text}`)
 
 // The rules tested below, each firing on its layout and not on prose: a rule added to the
 // registry without a test of its own fails here.
-const TESTED = ['fbis-source-line', 'place-source-line', 'agency-dateline', 'dated-agency-dateline']
+const TESTED = ['fbis-source-line', 'place-source-line', 'town-dateline', 'agency-dateline', 'dated-agency-dateline']
 
 t.test('the registry names each rule once, describes it, and each has its test here', async (t) => {
   const names = FORMAT_RULES.map((r) => r.name)
@@ -77,7 +77,7 @@ t.test('place-source-line', async (t) => {
     ['LOC:London'],
     'outside monitored-press documents, not a heading of ordinary words in capitals',
   )
-  const prose = 'Tokyo NHK\nThe broadcaster said on Monday that its reporters in Tokyo had seen the fire.'
+  const prose = 'Tokyo NHK said it.\nThe broadcaster said on Monday that its reporters in Tokyo had seen the fire.'
   const q = given(prose, ['ORG:Tokyo NHK', 'LOC:Tokyo'])
   t.same(show(rule('place-source-line').apply(q.doc, q.mentions, ctx)), ['ORG:Tokyo NHK', 'LOC:Tokyo'], 'nor on a short line of prose')
 })
@@ -118,4 +118,20 @@ t.test('dated-agency-dateline', async (t) => {
   )
   const noPlace = given('The plan took effect on May 3 ( UTC ) -- and the markets fell.', [])
   t.same(show(rule('dated-agency-dateline').apply(noPlace.doc, noPlace.mentions, ctx)), [], 'no capitalised place before the date')
+})
+
+t.test('town-dateline', async (t) => {
+  const text = 'MEMPHIS , Tenn .\nThe newly elected mayor said the budget would pass.'
+  const { doc, mentions } = given(text, ['ORG:MEMPHIS'])
+  t.same(show(rule('town-dateline').apply(doc, mentions, ctx)), ['LOC:MEMPHIS', 'LOC:Tenn'], 'a town in capitals and a state')
+  const agency = given('STOCKTON-ON-TEES , England ( AP ) _ A man won the lottery.', ['LOC:STOCKTON'])
+  t.same(
+    show(rule('town-dateline').apply(agency.doc, agency.mentions, ctx)),
+    ['LOC:STOCKTON-ON-TEES', 'LOC:England'],
+    'a country, then an agency',
+  )
+  const notice = given('WARNING , Texas residents should stay home tonight.', ['LOC:Texas'])
+  t.same(show(rule('town-dateline').apply(notice.doc, notice.mentions, ctx)), ['LOC:Texas'], 'the place does not end the line: no dateline')
+  const inside = given('The band played in MEMPHIS , Tenn . on Monday.', ['LOC:MEMPHIS', 'LOC:Tenn'])
+  t.same(show(rule('town-dateline').apply(inside.doc, inside.mentions, ctx)), ['LOC:MEMPHIS', 'LOC:Tenn'], 'not inside a line')
 })
