@@ -189,7 +189,9 @@ export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array 
   x[k++] = /\p{L}/u.test(e.name) && !/\p{Ll}/u.test(e.name) ? 1 : 0
   x[k++] = /\p{N}/u.test(e.name) ? 1 : 0
   x[k++] = /(?:^|\s)\p{Ll}/u.test(e.name) ? 1 : 0
-  x[k++] = e.name.replace(/[^\p{L}\p{N}]/gu, '').length <= 2 ? 1 : 0
+  // A short name is often a fragment, unless its context states what it is (a state's
+  // abbreviation after a town, "Md.", or an agency in a dateline, "AP").
+  x[k++] = e.name.replace(/[^\p{L}\p{N}]/gu, '').length <= 2 && !ev.stated ? 1 : 0
   x[k++] = classes & TRAINED[e.type] ? 1 : 0
   x[k++] = classes & TRAINED_ANY & ~TRAINED[e.type] ? 1 : 0
   x[k++] = classes & KNOWN[e.type] ? 1 : 0

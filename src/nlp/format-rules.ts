@@ -26,6 +26,16 @@ const FBIS_CODE = /^[A-Z]{2}\d{10}$/
 const FBIS_CODE_2 = /^[A-Z]{2}\d{4}[A-Z]$/
 const GAZ_PLACE = (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf('country'))
 const GAZ_COMMON = 1 << GAZ_CLASSES.indexOf('common')
+// A known place: a city, country or region, or a name the training corpora label a place.
+const GAZ_PLACE_OR_REGION = GAZ_PLACE | (1 << GAZ_CLASSES.indexOf('region')) | (1 << GAZ_CLASSES.indexOf('tLOC'))
+
+// AP-style abbreviations of US states, as written after a town.
+export const US_STATE_ABBR =
+  /^(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Kans|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|N\.H|N\.J|N\.M|N\.Y|N\.C|N\.D|Okla|Ore|Pa|R\.I|S\.C|S\.D|Tenn|Tex|Vt|Va|Wash|W\.Va|Wis|Wyo)\.$/
+// The same without the dot ("Sauk Center , Minn", "Tupelo , Miss ."); several are words too
+// ("Miss", "Mass", "Wash"), so each use says where one may stand.
+export const US_STATE_ABBR_BARE =
+  /^(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Kans|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|N\.H|N\.J|N\.M|N\.Y|N\.C|N\.D|Okla|Ore|Pa|Penn|R\.I|S\.C|S\.D|Tenn|Tex|Vt|Va|Wash|W\.Va|Wis|Wyo)$/
 
 /** The longest known city or country of one to three words at `from`, ending before `limit`: its end, or -1. */
 function placeEnd(doc: Tokenized, from: number, limit: number, ctx: RuleContext): number {
@@ -48,7 +58,11 @@ function fbisCodeAt(doc: Tokenized, k: number): { drop: number } | undefined {
 /** Replaces the mentions in [drop, end) (and one that runs into `drop`) by a place [from, split) and a source [split, end). */
 function sourceLine(doc: Tokenized, mentions: Mention[], drop: number, from: number, split: number, end: number): Mention[] {
   const out = mentions.filter((m) => !((m.first >= drop && m.first < end) || (m.first < drop && m.last > drop)))
-  out.push(mentionFromTokens(doc.text, doc.tokens, from, split, 'LOC'), mentionFromTokens(doc.text, doc.tokens, split, end, 'ORG'))
+  // The layout states both types: the tagger's margins there (often slight) are no evidence.
+  out.push(
+    { ...mentionFromTokens(doc.text, doc.tokens, from, split, 'LOC'), stated: true },
+    { ...mentionFromTokens(doc.text, doc.tokens, split, end, 'ORG'), stated: true },
+  )
   return out.sort((x, y) => x.first - y.first)
 }
 
@@ -85,16 +99,24 @@ const fbisSourceLine: FormatRule = {
   },
 }
 
+/** A broadcaster's name from `from` to `end`: "Radio" and capitalised words ("Radio Reloj Network"). */
+function broadcaster(doc: Tokenized, from: number, end: number): boolean {
+  if (end - from < 2 || doc.tokens[from].text !== 'Radio') return false
+  for (let i = from + 1; i < end; i++) if (!/^\p{Lu}/u.test(doc.tokens[i].text)) return false
+  return true
+}
+
 const placeSourceLine: FormatRule = {
   name: 'place-source-line',
   description:
-    'In monitored-press documents (ones with an FBIS document code), a line of a known place and one to four words in ' +
-    'capitals alone ("Tokyo MAINICHI SHIMBUN") is a place and a source. Gate: the document code, and the line alone.',
+    'A line of a known place and one to four words in capitals alone ("Tokyo MAINICHI SHIMBUN", "Madrid EFE"), or a ' +
+    'broadcaster ("Havana Radio Reloj Network"), is a place and a source, as monitored-press and wire copy credit ' +
+    'their source. Gate: the line alone, and in documents without an FBIS document code a source word in capitals ' +
+    'that is no ordinary word ("London CALLING" is a heading), or "Radio" and capitalised words.',
   apply(doc, mentions, ctx) {
     const toks = doc.tokens
     let monitored = false
     for (let k = 0; k < toks.length && !monitored; k++) if (fbisCodeAt(doc, k)) monitored = true
-    if (!monitored) return mentions
     for (const sl of doc.sentences) {
       const k = sl.first
       if (!TITLE_CASE.test(toks[k].text) || sl.last - k > 6 || sl.last - k < 2) continue
@@ -103,10 +125,58 @@ const placeSourceLine: FormatRule = {
       const split = placeEnd(doc, k, sl.last - 1, ctx)
       if (split < 0) continue
       let caps = true
-      for (let i = split; i < sl.last; i++) if (!ALL_CAPS_WORD.test(toks[i].text)) caps = false
-      if (caps) mentions = sourceLine(doc, mentions, k, k, split, sl.last)
+      let named = false
+      for (let i = split; i < sl.last; i++) {
+        if (!ALL_CAPS_WORD.test(toks[i].text)) caps = false
+        else if (!(ctx.gaz([toks[i].text.toLowerCase()]) & GAZ_COMMON)) named = true
+      }
+      if ((caps && (monitored || named)) || broadcaster(doc, split, sl.last)) mentions = sourceLine(doc, mentions, k, k, split, sl.last)
     }
     return mentions
+  },
+}
+
+const MONTH = /^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)(?:[a-z]*)\.?$/
+const DAY = /^\d{1,2}$/
+
+/** The agency's name in brackets from `open` ("(" XINHUA ")", "(" ITAR - TASS ")"): the index of ")", or -1. */
+function bracketedAgency(doc: Tokenized, open: number): number {
+  const toks = doc.tokens
+  let i = open + 1
+  if (i >= toks.length || !ACRONYM.test(toks[i].text)) return -1
+  i++
+  while (i + 1 < toks.length && toks[i].text === '-' && toks[i].start === toks[i - 1].end && ACRONYM.test(toks[i + 1].text)) i += 2
+  return i < toks.length && toks[i].text === ')' ? i : -1
+}
+
+const datedAgencyDateline: FormatRule = {
+  name: 'dated-agency-dateline',
+  description:
+    'A wire dateline with its date: "Seoul , May 3 ( YONHAP ) --", "Moscow March 5 ( ITAR-TASS ) --": a place, a ' +
+    'day and a month, then a word in capitals in brackets and a dash; the word is the agency, an organization, and ' +
+    'the words before the date a place. Gate: the date, the bracket and the dash right after it.',
+  apply(doc, mentions, ctx) {
+    const toks = doc.tokens
+    let out = mentions
+    for (let o = 3; o + 3 < toks.length; o++) {
+      if (toks[o].text !== '(') continue
+      const close = bracketedAgency(doc, o)
+      if (close < 0 || close + 1 >= toks.length || !/^(?:--|—|–|_)$/.test(toks[close + 1].text)) continue
+      // The date: "May 3" or "29 Apr", then an optional comma before it.
+      const d1 = toks[o - 2].text
+      const d2 = toks[o - 1].text
+      if (!((MONTH.test(d1) && DAY.test(d2)) || (DAY.test(d1) && MONTH.test(d2)))) continue
+      let e = o - 2
+      if (toks[e - 1].text === ',') e--
+      let p = e
+      while (p > 0 && e - p < 3 && /^\p{Lu}\p{Ll}/u.test(toks[p - 1].text) && toks[p - 1].sent === toks[o].sent) p--
+      if (p === e || ctx.gaz(toks.slice(p, e).map((t) => t.text.toLowerCase())) & GAZ_COMMON) continue
+      out = out.filter((m) => m.last <= p || m.first >= close)
+      out.push({ ...mentionFromTokens(doc.text, toks, p, e, 'LOC'), stated: true })
+      out.push({ ...mentionFromTokens(doc.text, toks, o + 1, close, 'ORG'), stated: true })
+      out.sort((x, y) => x.first - y.first)
+    }
+    return out
   },
 }
 
@@ -135,11 +205,67 @@ const agencyDateline: FormatRule = {
         if (!mentions.some((o) => o.type === 'LOC' && o.first <= i && i < o.last)) placesOnly = false
       }
       if (!placesOnly) continue
-      added.push(mentionFromTokens(doc.text, toks, b + 1, b + 2, 'ORG'))
+      added.push({ ...mentionFromTokens(doc.text, toks, b + 1, b + 2, 'ORG'), stated: true })
     }
     return added.length ? [...mentions, ...added].sort((x, y) => x.first - y.first) : mentions
   },
 }
 
+/** Words in capitals of a dateline's town: "MEMPHIS", "STOCKTON-ON-TEES", "ST." */
+const CAPS_TOWN_WORD = /^\p{Lu}[\p{Lu}.'-]*$/u
+const DATELINE_END = /^(?:_|--|—|–)$/
+
+const townDateline: FormatRule = {
+  name: 'town-dateline',
+  description:
+    'A dateline of a town in capitals and its state or country: "MEMPHIS , Tenn .", "BELGRADE , Yugoslavia ( AP )": ' +
+    'at the start of a line, one to three words in capitals, a comma, then a US state or a known place of one or two ' +
+    'words, and the line ends or an agency in brackets or a dash follows. Both are places; the spans the tagger cut ' +
+    'there are replaced. Gate: the line starts with the words in capitals, and the place ends the dateline.',
+  apply(doc, mentions, ctx) {
+    const toks = doc.tokens
+    let out = mentions
+    for (let k = 0; k + 2 < toks.length; k++) {
+      if (k > 0 && !/\n\s*$/.test(doc.text.slice(Math.max(0, toks[k].start - 3), toks[k].start))) continue
+      let c = k
+      while (c < toks.length && c - k < 5) {
+        // A hyphen written inside the name ("STOCKTON-ON-TEES") joins its words.
+        if (c > k && toks[c].text === '-' && c + 1 < toks.length && toks[c].start === toks[c - 1].end && toks[c + 1].start === toks[c].end)
+          c++
+        else if (CAPS_TOWN_WORD.test(toks[c].text) && /\p{Lu}{2}/u.test(toks[c].text)) c++
+        else break
+      }
+      if (c > k && toks[c - 1].text === '-') continue
+      if (c === k || c + 1 >= toks.length || toks[c].text !== ',' || toks[c].sent !== toks[k].sent) continue
+      // The state or country: an abbreviation (dotted or not), or a known place of one or two title-case words.
+      let e = -1
+      const p = c + 1
+      if (US_STATE_ABBR.test(toks[p].text) || US_STATE_ABBR_BARE.test(toks[p].text)) e = p + 1
+      else
+        for (let q = Math.min(p + 2, toks.length); q > p; q--) {
+          let titled = true
+          for (let i = p; i < q; i++) if (!/^\p{Lu}\p{Ll}/u.test(toks[i].text)) titled = false
+          if (titled && ctx.gaz(toks.slice(p, q).map((t) => t.text.toLowerCase())) & GAZ_PLACE_OR_REGION) {
+            e = q
+            break
+          }
+        }
+      if (e < 0) continue
+      // What follows: the end of the line (a lone full stop may close it), an agency in brackets, or a dash.
+      let f = e
+      if (f < toks.length && toks[f].text === '.') f++
+      const lineEnds = f === toks.length || /\n/.test(doc.text.slice(toks[f - 1].end, toks[f].start))
+      const agency = f + 2 < toks.length && toks[f].text === '(' && ACRONYM.test(toks[f + 1].text) && toks[f + 2].text === ')'
+      if (!lineEnds && !agency && !(f < toks.length && DATELINE_END.test(toks[f].text))) continue
+      out = out.filter((m) => m.last <= k || m.first >= e)
+      out.push({ ...mentionFromTokens(doc.text, toks, k, c, 'LOC'), stated: true })
+      out.push({ ...mentionFromTokens(doc.text, toks, p, e, 'LOC'), stated: true })
+      out.sort((x, y) => x.first - y.first)
+      k = e
+    }
+    return out
+  },
+}
+
 /** The rules, in the order they run (not in informal text). */
-export const FORMAT_RULES: readonly FormatRule[] = [fbisSourceLine, placeSourceLine, agencyDateline]
+export const FORMAT_RULES: readonly FormatRule[] = [fbisSourceLine, placeSourceLine, townDateline, agencyDateline, datedAgencyDateline]

@@ -5,7 +5,7 @@ import { tagDocument, type TaggerModel } from './tagger.ts'
 import { MAX_ENTITIES_PER_TYPE } from './types.ts'
 import { phraseHash } from './features/hashing.ts'
 import { GAZ_CLASSES, GAZ_PREFIX, MAX_GAZ_WORDS } from './features/lexicon.ts'
-import { FORMAT_RULES, type RuleContext } from './format-rules.ts'
+import { FORMAT_RULES, US_STATE_ABBR, US_STATE_ABBR_BARE, type RuleContext } from './format-rules.ts'
 import {
   DETERMINER,
   REPORT_CUT,
@@ -396,6 +396,12 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
         type = 'PER'
       }
     }
+    // A town, a comma and a US state read as one span is a place, whatever the tagger's type and
+    // however slight its margin over the comma ("Tuscumbia , Ala.").
+    if (!noisy && townState(doc, a, b)) {
+      type = 'LOC'
+      stated = true
+    }
     // A US state abbreviation after a place and a comma is a place too ("Gunnison , Colo."),
     // untagged or tagged alone, whatever its type; a one-word "person" or "organization" right
     // before one is a place ("Jackson , Wyo.").
@@ -406,7 +412,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       (!taken[st] || lone[st]) &&
       doc.tokens[b].text === ',' &&
       doc.tokens[st].sent === doc.tokens[a].sent &&
-      STATE_ABBR.test(doc.tokens[st].text) &&
+      stateAbbrAt(doc, st) &&
       (type === 'LOC' || ((type === 'PER' || type === 'ORG') && b - a === 1))
     ) {
       out.push({ ...mentionFromTokens(doc.text, doc.tokens, a, b, 'LOC'), stated: true })
@@ -644,7 +650,7 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array, ctx:
     }
     // A name the tagger called miscellaneous before ", N.M." is a place all the same.
     const free = (k: number) => !taken[k] || misc[k] === 1
-    if (t[i].text === ',' && i > 0 && STATE_ABBR.test(t[i + 1].text) && t[i + 1].sent === t[i].sent && free(i - 1)) {
+    if (t[i].text === ',' && i > 0 && stateAbbrAt(doc, i + 1) && free(i - 1)) {
       let a = i
       while (
         a > 0 &&
@@ -1072,9 +1078,34 @@ function coordinatedPerson(doc: Tokenized, a: number, b: number): number {
   return -1
 }
 
-// AP-style abbreviations of US states, as written after a city.
-const STATE_ABBR =
-  /^(?:Ala|Ariz|Ark|Calif|Colo|Conn|Del|Fla|Ga|Ill|Ind|Kan|Kans|Ky|La|Md|Mass|Mich|Minn|Miss|Mo|Mont|Neb|Nev|N\.H|N\.J|N\.M|N\.Y|N\.C|N\.D|Okla|Ore|Pa|R\.I|S\.C|S\.D|Tenn|Tex|Vt|Va|Wash|W\.Va|Wis|Wyo)\.$/
+const US_STATE =
+  /^(?:Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|Ohio|Oklahoma|Oregon|Pennsylvania|Tennessee|Texas|Utah|Vermont|Virginia|Washington|Wisconsin|Wyoming|D\.C\.)$/
+const US_STATE_2 =
+  /^(?:New (?:Hampshire|Jersey|Mexico|York)|North (?:Carolina|Dakota)|South (?:Carolina|Dakota)|Rhode Island|West Virginia)$/
+
+/** A US state's abbreviation at token i, after a comma: dotted, or bare where the clause ends right after it. */
+function stateAbbrAt(doc: Tokenized, i: number): boolean {
+  const t = doc.tokens
+  if (i >= t.length || i === 0 || t[i].sent !== t[i - 1].sent) return false
+  if (US_STATE_ABBR.test(t[i].text)) return true
+  if (!US_STATE_ABBR_BARE.test(t[i].text)) return false
+  return i + 1 === t.length || t[i + 1].sent !== t[i].sent || /^[.,;:)]$/.test(t[i + 1].text)
+}
+
+/**
+ * [a, b) is a town, a comma and a US state, as one span ("Tuscumbia , Ala.", "West Branch ,
+ * Iowa"): one to four capitalised words, then the state's abbreviation or name up to b.
+ */
+function townState(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  for (let k = a + 1; k <= a + 4 && k < b - 1; k++) {
+    if (t[k].text !== ',') continue
+    for (let i = a; i < k; i++) if (!/^\p{Lu}/u.test(t[i].text) || MONTH_OR_DAY.test(t[i].text)) return false
+    if (b === k + 2) return stateAbbrAt(doc, k + 1) || US_STATE.test(t[k + 1].text)
+    return b === k + 3 && US_STATE_2.test(`${t[k + 1].text} ${t[k + 2].text}`)
+  }
+  return false
+}
 // Capitalised titles that stand between an organization's or place's name and a person's.
 const JOB_TITLE =
   /^(?:Director|Attorney|Deputy|Commander|Chairman|Chairwoman|Secretary|Minister|Spokesman|Spokeswoman|President|Governor|Mayor|Chief|Ambassador|Envoy|Premier|Senator|Judge|Professor|Economist|Correspondent|Officer|Manager|Editor|Coach)$/

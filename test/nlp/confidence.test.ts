@@ -51,3 +51,9 @@ t.test('a name after a determiner: fires on "any Lien", not on a person of prose
     [],
   )
 })
+
+t.test('a short name: a fragment unless its context states what it is', async (t) => {
+  // "Md." after a town and a comma is a state (stated by the rule); "Al" alone is not.
+  t.same(on('The agency moved to Rockville, Md. last year.', 'Md.', 'short'), [])
+  t.same(on('Then Al said he would come back on Monday.', 'Al', 'short'), ['short'])
+})

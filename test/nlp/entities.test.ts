@@ -243,6 +243,26 @@ t.test('an acronym in brackets or a state abbreviation, tagged alone, is typed b
   t.equal(st.filter((m) => m.endsWith(':N.M.')).length, 1, 'one mention of the abbreviation')
 })
 
+t.test('a town, a comma and a US state is a place, read as one span or as two', async (t) => {
+  const stated = (text: string) =>
+    extractMentions(tokenize(text))
+      .filter((m) => m.stated)
+      .map((m) => `${m.type}:${m.text}`)
+  // Read as one span by the tagger: the context states a place, whatever the margin over the comma.
+  const one = stated('Helen Keller was born in Tuscumbia , Ala .')
+  t.ok(
+    one.includes('LOC:Tuscumbia , Ala') || (one.includes('LOC:Tuscumbia') && one.includes('LOC:Ala')),
+    `Tuscumbia , Ala (got ${JSON.stringify(one)})`,
+  )
+  // An abbreviation without its dot where the clause ends after it; not a word that starts a name.
+  const bare = stated('The family lived in Sauk Center, Minn, for years.')
+  t.ok(bare.includes('LOC:Minn'), `Minn (got ${JSON.stringify(bare)})`)
+  t.notOk(
+    typed('I met Tom, Miss Jones and the others.').some((m) => m.startsWith('LOC:')),
+    'Miss before a name is a title',
+  )
+})
+
 t.test('an untagged name and model number after an article is a product; ordinary words with a number are not', async (t) => {
   const objects = (text: string) =>
     extractMentions(tokenize(text))

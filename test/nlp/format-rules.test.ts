@@ -32,7 +32,7 @@ const show = (ms: Mention[]) => ms.map((m) => `${m.type}:${m.text}`)
 
 // The rules tested below, each firing on its layout and not on prose: a rule added to the
 // registry without a test of its own fails here.
-const TESTED = ['fbis-source-line', 'place-source-line', 'agency-dateline']
+const TESTED = ['fbis-source-line', 'place-source-line', 'town-dateline', 'agency-dateline', 'dated-agency-dateline']
 
 t.test('the registry names each rule once, describes it, and each has its test here', async (t) => {
   const names = FORMAT_RULES.map((r) => r.name)
@@ -63,14 +63,21 @@ t.test('place-source-line', async (t) => {
     out.includes('LOC:Tokyo') && out.includes('ORG:MAINICHI SHIMBUN'),
     `a line of a place and a source in capitals (got ${out.join(', ')})`,
   )
-  const release = 'Boston ACME CORP\nAcme Corp said on Monday it would open a second office in the city next year.'
-  const r = given(release, ['ORG:ACME CORP', 'ORG:Acme Corp'])
+  const wire = given('Madrid EFE\nThe ministry said the talks would resume.', ['ORG:Madrid EFE'])
   t.same(
-    show(rule('place-source-line').apply(r.doc, r.mentions, ctx)),
-    ['ORG:ACME CORP', 'ORG:Acme Corp'],
-    'outside monitored-press documents it does not fire',
+    show(rule('place-source-line').apply(wire.doc, wire.mentions, ctx)),
+    ['LOC:Madrid', 'ORG:EFE'],
+    'without a document code, a source in capitals that is no ordinary word',
   )
-  const prose = 'Tokyo NHK\nThe broadcaster said on Monday that its reporters in Tokyo had seen the fire.'
+  const radio = given('Havana Radio Reloj Network\nThe ministry said the talks would resume.', ['ORG:Havana Radio Reloj Network'])
+  t.same(show(rule('place-source-line').apply(radio.doc, radio.mentions, ctx)), ['LOC:Havana', 'ORG:Radio Reloj Network'], 'a broadcaster')
+  const heading = given('London CALLING\nThe band played the song on Monday.', ['LOC:London'])
+  t.same(
+    show(rule('place-source-line').apply(heading.doc, heading.mentions, ctx)),
+    ['LOC:London'],
+    'outside monitored-press documents, not a heading of ordinary words in capitals',
+  )
+  const prose = 'Tokyo NHK said it.\nThe broadcaster said on Monday that its reporters in Tokyo had seen the fire.'
   const q = given(prose, ['ORG:Tokyo NHK', 'LOC:Tokyo'])
   t.same(show(rule('place-source-line').apply(q.doc, q.mentions, ctx)), ['ORG:Tokyo NHK', 'LOC:Tokyo'], 'nor on a short line of prose')
 })
@@ -91,4 +98,40 @@ t.test('agency-dateline', async (t) => {
     ['LOC:Dortmund'],
     'a code in brackets after a place in a sentence is no agency',
   )
+})
+
+t.test('dated-agency-dateline', async (t) => {
+  const text = '( Text ) Ulaanbaatar , 29 Apr ( XINHUA ) -- The premier signed the agreement on Friday.'
+  const { doc, mentions } = given(text, ['ORG:Ulaanbaatar'])
+  t.same(show(rule('dated-agency-dateline').apply(doc, mentions, ctx)), ['LOC:Ulaanbaatar', 'ORG:XINHUA'])
+  const hyphen = given('Moscow March 5 ( ITAR-TASS ) -- Leading newspapers concentrate on the speech.', ['LOC:Moscow'])
+  t.same(
+    show(rule('dated-agency-dateline').apply(hyphen.doc, hyphen.mentions, ctx)),
+    ['LOC:Moscow', 'ORG:ITAR-TASS'],
+    'no comma, a hyphenated agency',
+  )
+  const prose = given('Sales in Boston rose on May 3 ( EST ) and fell the next day.', ['LOC:Boston'])
+  t.same(
+    show(rule('dated-agency-dateline').apply(prose.doc, prose.mentions, ctx)),
+    ['LOC:Boston'],
+    'no dash after the bracket: no dateline',
+  )
+  const noPlace = given('The plan took effect on May 3 ( UTC ) -- and the markets fell.', [])
+  t.same(show(rule('dated-agency-dateline').apply(noPlace.doc, noPlace.mentions, ctx)), [], 'no capitalised place before the date')
+})
+
+t.test('town-dateline', async (t) => {
+  const text = 'MEMPHIS , Tenn .\nThe newly elected mayor said the budget would pass.'
+  const { doc, mentions } = given(text, ['ORG:MEMPHIS'])
+  t.same(show(rule('town-dateline').apply(doc, mentions, ctx)), ['LOC:MEMPHIS', 'LOC:Tenn'], 'a town in capitals and a state')
+  const agency = given('STOCKTON-ON-TEES , England ( AP ) _ A man won the lottery.', ['LOC:STOCKTON'])
+  t.same(
+    show(rule('town-dateline').apply(agency.doc, agency.mentions, ctx)),
+    ['LOC:STOCKTON-ON-TEES', 'LOC:England'],
+    'a country, then an agency',
+  )
+  const notice = given('WARNING , Texas residents should stay home tonight.', ['LOC:Texas'])
+  t.same(show(rule('town-dateline').apply(notice.doc, notice.mentions, ctx)), ['LOC:Texas'], 'the place does not end the line: no dateline')
+  const inside = given('The band played in MEMPHIS , Tenn . on Monday.', ['LOC:MEMPHIS', 'LOC:Tenn'])
+  t.same(show(rule('town-dateline').apply(inside.doc, inside.mentions, ctx)), ['LOC:MEMPHIS', 'LOC:Tenn'], 'not inside a line')
 })
