@@ -188,6 +188,8 @@ const ACRONYM_OF = new WeakMap<Mention, Mention>()
 function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['spans'], noisy: boolean, ctx: RuleContext): Mention[] {
   const out: Mention[] = []
   const taken = new Uint8Array(doc.tokens.length)
+  // "Faith No More , Rage Against the Machine": names the tagger ran together over a comma.
+  tagged = splitAtCommas(doc, tagged)
   // A title after a kind of work ("the album Demon Days") is an object, whatever spans the tagger
   // cut there (it often splits a title at its lower-case words or runs on past it).
   const titles = noisy ? [] : workTitles(doc, tagged)
@@ -472,6 +474,44 @@ export function spreadStated(mentions: Mention[]): void {
       m.stated = true
     }
   }
+}
+
+// What may follow a comma inside a firm's or a person's name ("Atari , Inc.", "William F. Buckley , Jr").
+const AFTER_COMMA = /^(?:Inc|Ltd|Co|Corp|LLC|L\.P|N\.A|plc|PLC|Jr|Sr|II|III|IV)\.?$/
+/**
+ * A person's or an organization's span that holds a comma is two names or more that the tagger ran
+ * together ("Faith No More , Rage Against the Machine", "James , Suzanne Vega"; no such span of the
+ * training corpora's out-of-fold entities was a gold name): it is split at its commas. Not a firm
+ * with "&" or a suffix ("Emerson , Lake & Palmer", "Goldman , Sachs & Co", "Atari , Inc."), nor a
+ * span with a bracket. Places keep theirs ("Washington , D.C."), works too ("Knowing Me , Knowing You").
+ */
+export function splitAtCommas(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
+  const t = doc.tokens
+  const joined = (s: TaggedSpan) => {
+    if (s.type !== 'PER' && s.type !== 'ORG') return false
+    let comma = false
+    for (let i = s.first; i < s.last; i++) {
+      const w = t[i].text
+      if (w === '&' || w === '(' || w === ')' || AFTER_COMMA.test(w)) return false
+      if (w === ',' && i > s.first && i < s.last - 1) comma = true
+    }
+    return comma
+  }
+  if (!spans.some(joined)) return spans
+  const out: TaggedSpan[] = []
+  for (const s of spans) {
+    if (!joined(s)) {
+      out.push(s)
+      continue
+    }
+    let a = s.first
+    for (let i = s.first + 1; i <= s.last; i++)
+      if (i === s.last || t[i].text === ',') {
+        if (i > a) out.push({ ...s, first: a, last: i })
+        a = i + 1
+      }
+  }
+  return out
 }
 
 const KIN =
@@ -1152,6 +1192,9 @@ function nearWorkCue(doc: Tokenized, m: Mention): boolean {
   return false
 }
 
+// "'s" after a name, or an apostrophe alone ("the Specials ' Ghost Town"; "' s" written apart).
+const POSSESSIVE = /^(?:['’]s?)$/
+
 /** What the confidence model reads of an entity besides its name (./confidence.ts). */
 function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityType>, noisy: boolean, register: Register): EntityEvidence {
   let agreeing = 0
@@ -1160,6 +1203,7 @@ function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityTy
   let titled = false
   let workCue = false
   let determined = false
+  let possessor = false
   for (const m of e.mentions) {
     if (tagged.get(m) === e.type) agreeing++
     if (m.first > 0 && DETERMINER.test(doc.tokens[m.first - 1].text)) determined = true
@@ -1167,6 +1211,7 @@ function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityTy
     if (m.titled && tagged.get(m) === e.type) titled = true
     if (!workCue && e.type === 'OBJ') workCue = nearWorkCue(doc, m)
     if (m.first !== doc.sentences[m.sent].first) initial = false
+    if (!possessor && m.last < doc.tokens.length && doc.tokens[m.last].sent === m.sent) possessor = POSSESSIVE.test(doc.tokens[m.last].text)
   }
   return {
     margins: e.mentions.map((m) => m.margin ?? NaN),
@@ -1177,6 +1222,7 @@ function entityEvidence(doc: Tokenized, e: Entity, tagged: Map<Mention, EntityTy
     titled,
     workCue,
     determined,
+    possessor,
     register,
   }
 }

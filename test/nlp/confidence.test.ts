@@ -51,3 +51,10 @@ t.test('a name after a determiner: fires on "any Lien", not on a person of prose
     [],
   )
 })
+
+t.test('an object that possesses something: fires on "Demon Days\'s single", not on an object alone', async (t) => {
+  t.same(on("Gorillaz released the album Demon Days's lead single in 2005.", 'Demon Days', 'possessor'), ['possessor×OBJ'])
+  t.same(on('Gorillaz released the album Demon Days in 2005.', 'Demon Days', 'possessor'), [])
+  // Read for objects only: a person's possessive is ordinary.
+  t.same(on(PROSE.replace('She returned', "Maria Santos's sister returned"), 'Maria Santos', 'possessor'), [])
+})

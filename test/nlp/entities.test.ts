@@ -4,7 +4,7 @@ import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { REPORT_CUT } from '../../src/nlp/confidence.ts'
 import { cleanName } from '../../src/nlp/entities.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
-import { spreadStated, titleStart } from '../../src/nlp/mentions.ts'
+import { splitAtCommas, spreadStated, titleStart } from '../../src/nlp/mentions.ts'
 import { CONFIDENCE_FEATURES, confidenceFeatures, registerOf } from '../../src/nlp/confidence.ts'
 import type { Entity, Mention } from '../../src/nlp/entities.ts'
 
@@ -556,4 +556,22 @@ t.test('a name holding "Book of" is a book, not an organization; a club named so
     `no object (got ${JSON.stringify(club.map((m) => m.text))})`,
   )
   t.notOk(typed('He wrote a book of poems about Paris.').some((m) => m.startsWith('OBJ:')))
+})
+
+t.test("a person's or an organization's span over a comma is split there; firms, places and works are not", async (t) => {
+  /** The span over `name` in `text`, typed `type`, after the split, as the texts of its pieces. */
+  const split = (text: string, name: string, type: 'PER' | 'ORG' | 'LOC' | 'OBJ') => {
+    const doc = tokenize(text)
+    const at = text.indexOf(name)
+    const first = doc.tokens.findIndex((x) => x.start === at)
+    const last = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
+    return splitAtCommas(doc, [{ type, first, last }]).map((s) => text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end))
+  }
+  const BANDS = 'Its sound spread through Faith No More, Rage Against the Machine and others.'
+  t.same(split(BANDS, 'Faith No More, Rage Against the Machine', 'ORG'), ['Faith No More', 'Rage Against the Machine'])
+  t.same(split('Guests included James, Suzanne Vega and Pulp.', 'James, Suzanne Vega', 'PER'), ['James', 'Suzanne Vega'])
+  t.same(split('He played with Emerson, Lake & Palmer in 1970.', 'Emerson, Lake & Palmer', 'ORG'), ['Emerson, Lake & Palmer'])
+  t.same(split('The game was made by Atari, Inc. in 1980.', 'Atari, Inc.', 'ORG'), ['Atari, Inc.'])
+  t.same(split('She moved to Washington, D.C. in 1990.', 'Washington, D.C.', 'LOC'), ['Washington, D.C.'])
+  t.same(split('The song Knowing Me, Knowing You was a hit.', 'Knowing Me, Knowing You', 'OBJ'), ['Knowing Me, Knowing You'])
 })
