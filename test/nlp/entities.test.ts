@@ -334,12 +334,18 @@ t.test('names listed after "bands such as" or "groups including" are organizatio
   )
 })
 
-t.test('a name ending in Arena, Stadium or Hall is a place; a person named Hall stays a person', async (t) => {
+t.test('a name ending in Arena, Stadium, Hall, Theatre or Opera House is a place; a person named Hall stays a person', async (t) => {
   const venues = typed('Bocelli gave two concerts in the Manchester Arena, one at Clarke Stadium and one at the Royal Albert Hall.')
   for (const name of ['LOC:Manchester Arena', 'LOC:Clarke Stadium', 'LOC:Royal Albert Hall'])
     t.ok(venues.includes(name), `${name} (got ${JSON.stringify(venues)})`)
   const people = typed('Arsenio Hall hosted the show and Anthony Hall watched it at home.')
   t.ok(people.includes('PER:Arsenio Hall') && people.includes('PER:Anthony Hall'), `persons (got ${JSON.stringify(people)})`)
+  // "Theatre" and "Opera House" too; not "Theater", which names companies and bands as often.
+  const stages = typed('Te Kanawa sang at the Sydney Opera House and at the Royal Lyceum Theatre in Edinburgh.')
+  for (const name of ['LOC:Sydney Opera House', 'LOC:Royal Lyceum Theatre'])
+    t.ok(stages.includes(name), `${name} (got ${JSON.stringify(stages)})`)
+  const band = typed('The album was recorded by Dream Theater in New York.')
+  t.notOk(band.includes('LOC:Dream Theater'), `Dream Theater (got ${JSON.stringify(band)})`)
 })
 
 t.test('a periodical is an object; a newspaper, a place before "magazine" and a person named Weekly are not', async (t) => {
