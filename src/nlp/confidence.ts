@@ -75,6 +75,7 @@ export const CONFIDENCE_FEATURES = [
   'determined×ORG',
   'determined×LOC',
   'kindWord×ORG',
+  'possessor×OBJ',
 ] as const
 
 export interface EntityEvidence {
@@ -95,6 +96,8 @@ export interface EntityEvidence {
   ordinaryWords?: boolean
   /** A mention follows a determiner in lower case ("the Bonds", "any Lien"; DETERMINER); read for names, not objects. */
   determined?: boolean
+  /** A mention is followed by a possessive ("Sepultura 's Arise", "the Specials ' Ghost Town"): a work owns no work. */
+  possessor?: boolean
   /** The document's register (registerOf). */
   register: Register
 }
@@ -221,7 +224,9 @@ export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array 
   for (let j = 0; j < 3; j++) x[k++] = ev.determined && j === t ? 1 : 0
   // An organization whose name says what kind it is ("City University of New York", "Ministry of
   // Defence"): the tagger's margin on such a name falls when its last words are a place's.
-  x[k] = orgKind(e) ? 1 : 0
+  x[k++] = orgKind(e) ? 1 : 0
+  // An object that possesses something ("X 's Title") is most often the artist or author typed as a work.
+  x[k] = e.type === 'OBJ' && ev.possessor ? 1 : 0
   return x
 }
 

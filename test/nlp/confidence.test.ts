@@ -57,3 +57,10 @@ t.test('a short name: a fragment unless its context states what it is', async (t
   t.same(on('The agency moved to Rockville, Md. last year.', 'Md.', 'short'), [])
   t.same(on('Then Al said he would come back on Monday.', 'Al', 'short'), ['short'])
 })
+
+t.test('an object that possesses something: fires on "Demon Days\'s single", not on an object alone', async (t) => {
+  t.same(on("Gorillaz released the album Demon Days's lead single in 2005.", 'Demon Days', 'possessor'), ['possessor×OBJ'])
+  t.same(on('Gorillaz released the album Demon Days in 2005.', 'Demon Days', 'possessor'), [])
+  // Read for objects only: a person's possessive is ordinary.
+  t.same(on(PROSE.replace('She returned', "Maria Santos's sister returned"), 'Maria Santos', 'possessor'), [])
+})

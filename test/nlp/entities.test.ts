@@ -4,7 +4,7 @@ import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { REPORT_CUT } from '../../src/nlp/confidence.ts'
 import { cleanName } from '../../src/nlp/entities.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
-import { spreadStated, titleStart } from '../../src/nlp/mentions.ts'
+import { splitJoined, spreadStated, titleStart } from '../../src/nlp/mentions.ts'
 import { CONFIDENCE_FEATURES, confidenceFeatures, registerOf } from '../../src/nlp/confidence.ts'
 import type { Entity, Mention } from '../../src/nlp/entities.ts'
 
@@ -354,12 +354,18 @@ t.test('names listed after "bands such as" or "groups including" are organizatio
   )
 })
 
-t.test('a name ending in Arena, Stadium or Hall is a place; a person named Hall stays a person', async (t) => {
+t.test('a name ending in Arena, Stadium, Hall, Theatre or Opera House is a place; a person named Hall stays a person', async (t) => {
   const venues = typed('Bocelli gave two concerts in the Manchester Arena, one at Clarke Stadium and one at the Royal Albert Hall.')
   for (const name of ['LOC:Manchester Arena', 'LOC:Clarke Stadium', 'LOC:Royal Albert Hall'])
     t.ok(venues.includes(name), `${name} (got ${JSON.stringify(venues)})`)
   const people = typed('Arsenio Hall hosted the show and Anthony Hall watched it at home.')
   t.ok(people.includes('PER:Arsenio Hall') && people.includes('PER:Anthony Hall'), `persons (got ${JSON.stringify(people)})`)
+  // "Theatre" and "Opera House" too; not "Theater", which names companies and bands as often.
+  const stages = typed('Te Kanawa sang at the Sydney Opera House and at the Royal Lyceum Theatre in Edinburgh.')
+  for (const name of ['LOC:Sydney Opera House', 'LOC:Royal Lyceum Theatre'])
+    t.ok(stages.includes(name), `${name} (got ${JSON.stringify(stages)})`)
+  const band = typed('The album was recorded by Dream Theater in New York.')
+  t.notOk(band.includes('LOC:Dream Theater'), `Dream Theater (got ${JSON.stringify(band)})`)
 })
 
 t.test('a periodical is an object; a newspaper, a place before "magazine" and a person named Weekly are not', async (t) => {
@@ -576,4 +582,27 @@ t.test('a name holding "Book of" is a book, not an organization; a club named so
     `no object (got ${JSON.stringify(club.map((m) => m.text))})`,
   )
   t.notOk(typed('He wrote a book of poems about Paris.').some((m) => m.startsWith('OBJ:')))
+})
+
+t.test("a person's or an organization's span over a comma is split there, a work's over \"and\"; firms and places are not", async (t) => {
+  /** The span over `name` in `text`, typed `type`, after the split, as the texts of its pieces. */
+  const split = (text: string, name: string, type: 'PER' | 'ORG' | 'LOC' | 'OBJ') => {
+    const doc = tokenize(text)
+    const at = text.indexOf(name)
+    const first = doc.tokens.findIndex((x) => x.start === at)
+    const last = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
+    return splitJoined(doc, [{ type, first, last }]).map((s) => text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end))
+  }
+  const BANDS = 'Its sound spread through Faith No More, Rage Against the Machine and others.'
+  t.same(split(BANDS, 'Faith No More, Rage Against the Machine', 'ORG'), ['Faith No More', 'Rage Against the Machine'])
+  t.same(split('Guests included James, Suzanne Vega and Pulp.', 'James, Suzanne Vega', 'PER'), ['James', 'Suzanne Vega'])
+  t.same(split('He played with Emerson, Lake & Palmer in 1970.', 'Emerson, Lake & Palmer', 'ORG'), ['Emerson, Lake & Palmer'])
+  t.same(split('The game was made by Atari, Inc. in 1980.', 'Atari, Inc.', 'ORG'), ['Atari, Inc.'])
+  t.same(split('She moved to Washington, D.C. in 1990.', 'Washington, D.C.', 'LOC'), ['Washington, D.C.'])
+  t.same(split('The song Knowing Me, Knowing You was a hit.', 'Knowing Me, Knowing You', 'OBJ'), ['Knowing Me, Knowing You'])
+  // A work's span over "and" and a capital is two titles, unless it is as short as "Pride and Prejudice".
+  const VIDEOS = 'He directed the videos for Clubland and New Lace Sleeves in 1981.'
+  t.same(split(VIDEOS, 'Clubland and New Lace Sleeves', 'OBJ'), ['Clubland', 'New Lace Sleeves'])
+  t.same(split('She reread Pride and Prejudice every year.', 'Pride and Prejudice', 'OBJ'), ['Pride and Prejudice'])
+  t.same(split('He thanked Procter and Gamble for the grant.', 'Procter and Gamble', 'ORG'), ['Procter and Gamble'])
 })
