@@ -97,8 +97,24 @@ export function cacheKey(model: string, accountId: string, languageHint: string 
   return new DerivedCacheKey(accountId, hash('sha256', `${model}\0${CACHE_FORMAT}\0${accountId}\0${languageHint ?? ''}\0${text}`, 'buffer'))
 }
 
+/**
+ * Random IVs, taken 12 bytes at a time from a block drawn from the CSPRNG: each is as random as
+ * `randomBytes(12)` and used once, and one call to the generator serves 341 writes (a call
+ * per write was about a third of the encryption's main-thread time, in a profile under load).
+ */
+const IV_BLOCK = 4092
+let ivBlock = Buffer.alloc(0)
+let ivAt = IV_BLOCK
+function nextIv(): Buffer {
+  if (ivAt + 12 > ivBlock.length) {
+    ivBlock = randomBytes(IV_BLOCK)
+    ivAt = 0
+  }
+  return ivBlock.subarray(ivAt, (ivAt += 12))
+}
+
 function encrypt(secret: Buffer, text: string): string {
-  const iv = randomBytes(12)
+  const iv = nextIv()
   const cipher = createCipheriv('aes-256-gcm', secret, iv)
   const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()])
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')
