@@ -59,7 +59,7 @@ app.get('/v1/quota', async (request, reply) => {
   if (!(await lookup(utcDay(new Date()), tokenHash))) return reply.code(401).send({ error: 'Unauthorized' })
   return quota
 })
-await app.listen({ port: 0, host: '127.0.0.1' })
+await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' })
 const { port } = app.server.address() as { port: number }
 process.stdout.write(`listening http://127.0.0.1:${port}\n`)
 // Exit on SIGTERM through process.exit, so that flags such as --cpu-prof write their output.

@@ -557,14 +557,14 @@ async function main() {
     const bare = await startProcess(
       'bare',
       [...SERVER_NODE_ARGS, '--import', 'tsx', 'scripts/bench/bare-server.ts', join(tmp, 'analyze.json'), join(tmp, 'quota.json')],
-      {},
+      { PORT: String(await freePort()) },
       /listening (http:\/\/\S+)/,
     )
     const bareUrl = bare.match[1]
     const floor = await startProcess(
       'floor',
       [...SERVER_NODE_ARGS, '--import', 'tsx', 'scripts/bench/floor-server.ts', join(tmp, 'quota.json'), dbUrl],
-      {},
+      { PORT: String(await freePort()) },
       /listening (http:\/\/\S+)/,
     )
 

@@ -1,6 +1,8 @@
 // Where the extraction runs. The service sees only this interface, so running it on the main
 // thread (tests, small deployments) or in a worker pool is a start-up choice.
 import type { Analysis, AnalyzeOptions } from '../nlp/types.ts'
+import type { AnalysisText } from './cache.ts'
+import type { ViewOptions } from './view.ts'
 
 /** Room for one analysis in a bounded analyzer, claimed before the quota is touched (`Analyzer.admit`). */
 export interface AnalysisPlace {
@@ -43,8 +45,19 @@ export interface AnalyzerStats {
   utilization: number
 }
 
+/** An analysis as JSON text, with the caller's view of it as response text (view.ts). */
+export interface AnalyzedText extends AnalysisText {
+  view: string
+}
+
 export interface Analyzer {
   analyze(text: string, options: AnalyzerCall): Promise<Analysis>
+  /**
+   * The same analysis as text, with the response text of its view for the request's options
+   * (`view`). The pool's workers write both, so the main thread neither parses nor serialises
+   * the result; absent: the service calls `analyze` (the inline analyzer).
+   */
+  analyzeText?(text: string, options: AnalyzerCall, view: ViewOptions): Promise<AnalyzedText>
   /** Model loaded and able to take work (readiness). */
   ready(): boolean
   /**

@@ -14,8 +14,16 @@
 import { Piscina } from 'piscina'
 import { overloadedError, ServiceUnavailableError } from '../errors.ts'
 import type { Analysis } from '../nlp/types.ts'
-import { analysisFromJson } from './analysis-json.ts'
-import { AbandonedExtraction, type AnalysisPlace, type Analyzer, type AnalyzerCall, type PlaceOwner } from './analyzer.ts'
+import { analysisFromJson, analysisJson } from './analysis-json.ts'
+import { viewText, type ViewOptions } from './view.ts'
+import {
+  AbandonedExtraction,
+  type AnalysisPlace,
+  type AnalyzedText,
+  type Analyzer,
+  type AnalyzerCall,
+  type PlaceOwner,
+} from './analyzer.ts'
 import type { WorkerResult, WorkerTask } from './worker.ts'
 import { bundleEntry } from '../bundle.mjs'
 import { cancelTask, newTaskState } from './task-state.ts'
@@ -246,59 +254,82 @@ export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyze
       1,
     )
 
+  /** One extraction on a worker, in its turn; `view`: the request's options, whose view the worker writes too. */
+  async function extract(
+    text: string,
+    { signal, place, ...options }: AnalyzerCall,
+    view: ViewOptions | undefined,
+  ): Promise<Exclude<WorkerResult, { skipped: true }>> {
+    if (closed) throw new ServiceUnavailableError('SHUTTING_DOWN', 'The server is shutting down; retry on another node', 1)
+    signal?.throwIfAborted()
+    // The analysis takes over its place (same turn: no other call can slip in between); a
+    // call without one claims one as an account of its own.
+    const slot = place instanceof Slot && place.held ? place : claim(ANONYMOUS)
+    if (!slot) throw overloadedError()
+    slot.taken = true
+    // The time limit covers the wait; only it aborts the task in piscina (which terminates a
+    // worker running it); a client that goes cancels it through `state` instead (task-state.ts).
+    const timeout = AbortSignal.timeout(opts.timeoutMs)
+    try {
+      await awaitTurn(slot, signal, timeout)
+    } catch (err) {
+      free(slot)
+      if (timeout.aborted && err === timeout.reason) throw timeoutError()
+      throw err
+    }
+    const state = newTaskState()
+    const removedBefore = workersRemoved
+    const task = pool
+      .run({ text, options, state, view } satisfies WorkerTask, { signal: timeout })
+      .then((result) => {
+        if (!('skipped' in result)) analyzer.observe?.(result.ms / 1000)
+        return result
+      })
+      .finally(() => {
+        running--
+        slot.holder.running--
+        free(slot)
+        dispatch()
+      })
+    try {
+      const result = await (signal ? whileWanted(task, signal, state) : task)
+      if ('skipped' in result) throw signal?.reason ?? new Error('analysis skipped')
+      return result
+    } catch (err) {
+      if (timeout.aborted) throw timeoutError()
+      if (err instanceof AbandonedExtraction || signal?.aborted) throw err
+      // A worker removed meanwhile: this task's, most likely (an extraction that throws, a bug,
+      // at the moment another worker goes would be reported the same way; both are retryable).
+      if (workersRemoved > removedBefore && !(err instanceof ServiceUnavailableError)) {
+        opts.onWorkerError?.(err)
+        throw new ServiceUnavailableError(
+          'ANALYSIS_FAILED',
+          'The analysis worker stopped unexpectedly; it has been replaced, retry the request',
+          1,
+        )
+      }
+      throw err
+    }
+  }
+
   const analyzer: PoolAnalyzer = {
     pool,
-    async analyze(text: string, { signal, place, ...options }: AnalyzerCall): Promise<Analysis> {
-      if (closed) throw new ServiceUnavailableError('SHUTTING_DOWN', 'The server is shutting down; retry on another node', 1)
-      signal?.throwIfAborted()
-      // The analysis takes over its place (same turn: no other call can slip in between); a
-      // call without one claims one as an account of its own.
-      const slot = place instanceof Slot && place.held ? place : claim(ANONYMOUS)
-      if (!slot) throw overloadedError()
-      slot.taken = true
-      // The time limit covers the wait; only it aborts the task in piscina (which terminates a
-      // worker running it); a client that goes cancels it through `state` instead (task-state.ts).
-      const timeout = AbortSignal.timeout(opts.timeoutMs)
-      try {
-        await awaitTurn(slot, signal, timeout)
-      } catch (err) {
-        free(slot)
-        if (timeout.aborted && err === timeout.reason) throw timeoutError()
-        throw err
-      }
-      const state = newTaskState()
-      const removedBefore = workersRemoved
-      const task = pool
-        .run({ text, options, state }, { signal: timeout })
-        .then((result) => {
-          if (!('skipped' in result)) analyzer.observe?.(result.ms / 1000)
-          return result
-        })
-        .finally(() => {
-          running--
-          slot.holder.running--
-          free(slot)
-          dispatch()
-        })
-      try {
-        const result = await (signal ? whileWanted(task, signal, state) : task)
-        if ('skipped' in result) throw signal?.reason ?? new Error('analysis skipped')
-        return 'json' in result ? analysisFromJson(result.json) : result.analysis
-      } catch (err) {
-        if (timeout.aborted) throw timeoutError()
-        if (err instanceof AbandonedExtraction || signal?.aborted) throw err
-        // A worker removed meanwhile: this task's, most likely (an extraction that throws, a bug,
-        // at the moment another worker goes would be reported the same way; both are retryable).
-        if (workersRemoved > removedBefore && !(err instanceof ServiceUnavailableError)) {
-          opts.onWorkerError?.(err)
-          throw new ServiceUnavailableError(
-            'ANALYSIS_FAILED',
-            'The analysis worker stopped unexpectedly; it has been replaced, retry the request',
-            1,
-          )
+    async analyze(text: string, call: AnalyzerCall): Promise<Analysis> {
+      const result = await extract(text, call, undefined)
+      return 'json' in result ? analysisFromJson(result.json) : result.analysis
+    },
+    async analyzeText(text: string, call: AnalyzerCall, view: ViewOptions): Promise<AnalyzedText> {
+      const result = await extract(text, call, view)
+      if ('json' in result)
+        return {
+          json: result.json,
+          model: result.model,
+          language: result.language,
+          view: result.view ?? viewText(analysisFromJson(result.json), view, text),
         }
-        throw err
-      }
+      // A stand-in worker that answers objects.
+      const { analysis } = result
+      return { json: analysisJson(analysis), model: analysis.model, language: analysis.language, view: viewText(analysis, view, text) }
     },
     ready: () => ready && !closed,
     admit(owner = ANONYMOUS) {

@@ -9,9 +9,9 @@ import { refundRequest, reserveRequest, reserveRequestLookingUp, type Caller, ty
 import type { RefundQueue } from '../domain/refunds.ts'
 import type { components } from '../../generated/api-types.ts'
 import type { Analysis } from '../nlp/types.ts'
-import { offsetConverter } from './offsets.ts'
 import { AbandonedExtraction, type AnalysisPlace, type Analyzer } from './analyzer.ts'
-import { cacheKey, type AnalysisCache, type CachedAnalysis } from './cache.ts'
+import { CachedAnalysis, cacheKey, type AnalysisCache } from './cache.ts'
+import { usesDefaults } from './view.ts'
 
 export interface AnalyzeInput {
   text: string
@@ -35,13 +35,25 @@ export interface AnalysisServiceDeps {
 }
 
 export interface AnalysisOutcome {
-  analysis: Analysis
-  cached: boolean
-  /** The cache entry of a cache hit. */
-  entry?: CachedAnalysis
+  readonly analysis: Analysis
+  readonly cached: boolean
+  /** The cache entry the analysis came from or was written to. */
+  readonly entry?: CachedAnalysis
+  /** The response text of the caller's view, when the analyzer wrote it (response-body.ts). */
+  readonly view?: string
 }
 
-export const DEFAULT_MAX_ENTITIES = 50
+/** An outcome whose analysis is its entry's, read (and, for a worker's text, parsed) only when asked for. */
+class EntryOutcome implements AnalysisOutcome {
+  constructor(
+    readonly entry: CachedAnalysis,
+    readonly cached: boolean,
+    readonly view?: string,
+  ) {}
+  get analysis(): Analysis {
+    return this.entry.analysis
+  }
+}
 
 /** The analyze flow over its dependencies, as the API's handler and the dashboard's playground call it. */
 export interface AnalysisService {
@@ -144,14 +156,28 @@ export async function analyzeForAccount(
     try {
       let outcome: AnalysisOutcome
       if (hit) {
-        outcome = { analysis: hit.analysis, cached: true, entry: hit }
+        outcome = new EntryOutcome(hit, true)
       } else {
-        const analysis = await deps.analyzer.analyze(input.text, { language: language!, signal: client?.signal, place })
-        extracted = true
+        const call = { language: language!, signal: client?.signal, place }
         // The answer is good without the cache write; a database hiccup here must not turn a
         // finished analysis into an error (and a refund).
-        await deps.cache.put(key, analysis).catch((err) => deps.warn?.(err, 'cache write failed'))
-        outcome = { analysis, cached: false }
+        const unwritten = (err: unknown) => {
+          deps.warn?.(err, 'cache write failed')
+          return undefined
+        }
+        if (deps.analyzer.analyzeText) {
+          // From a worker: the analysis and the response as text, neither parsed nor serialised here.
+          const text = await deps.analyzer.analyzeText(input.text, call, input.options ?? {})
+          extracted = true
+          const body = usesDefaults(input.options) ? text.view : undefined
+          const entry = (await deps.cache.putText(key, text, body).catch(unwritten)) ?? new CachedAnalysis(text, deps.clock(), body)
+          outcome = new EntryOutcome(entry, false, text.view)
+        } else {
+          const analysis = await deps.analyzer.analyze(input.text, call)
+          extracted = true
+          const entry = (await deps.cache.put(key, analysis).catch(unwritten)) ?? new CachedAnalysis(analysis, deps.clock())
+          outcome = new EntryOutcome(entry, false)
+        }
       }
       client?.throwIfGone()
       return outcome
@@ -174,84 +200,4 @@ export async function analyzeForAccount(
   }
 }
 
-/** The options with their defaults filled in. */
-export function resolveOptions(options: AnalyzeInput['options'] = {}) {
-  return {
-    max: options.maxEntitiesPerType ?? DEFAULT_MAX_ENTITIES,
-    withEvidence: options.includeEvidence ?? true,
-    mentions: options.include?.includes('mentions') ?? false,
-    encoding: options.offsetEncoding ?? 'codepoint',
-  }
-}
-
-type AnalyzeResult = components['schemas']['AnalyzeResult']
-type EntityList = keyof Analysis['entities']
-const LISTS: readonly EntityList[] = ['persons', 'organizations', 'locations', 'objects']
-const TYPE_OF_LIST = { persons: 'person', organizations: 'organization', locations: 'location', objects: 'object' } as const
-
-/**
- * The caller's view of an analysis: entity lists cut to `maxEntitiesPerType`, relations whose
- * entity was cut dropped with it, evidence removed on request. With `include: [mentions]`, the
- * detail of the entities kept (`entityDetails`, in list order) and, on each relation, its
- * evidence's offsets and its entities' indexes there, every offset in `offsetEncoding` units of
- * `text`, the analysed input.
- */
-export function applyOptions(analysis: Analysis, options: AnalyzeInput['options'], text?: string): Omit<AnalyzeResult, 'meta'> {
-  const { max, withEvidence, mentions, encoding } = resolveOptions(options)
-  const entities = {
-    persons: analysis.entities.persons.slice(0, max),
-    organizations: analysis.entities.organizations.slice(0, max),
-    locations: analysis.entities.locations.slice(0, max),
-    objects: analysis.entities.objects.slice(0, max),
-  }
-  if (!mentions) {
-    const kept = new Set([...entities.persons, ...entities.organizations, ...entities.locations, ...entities.objects])
-    const relations = analysis.relations
-      .filter((r) => kept.has(r.source) && kept.has(r.target))
-      .map((r) =>
-        withEvidence
-          ? { source: r.source, target: r.target, type: r.type, evidence: r.evidence, sentiment: r.sentiment, confidence: r.confidence }
-          : { source: r.source, target: r.target, type: r.type, sentiment: r.sentiment, confidence: r.confidence },
-      )
-    return { entities, relations }
-  }
-  if (!analysis.detail || text === undefined) throw new Error('applyOptions: the mentions of an analysis need its detail and its text')
-  const offset = offsetConverter(text, encoding)
-  const entityDetails: NonNullable<AnalyzeResult['entityDetails']> = []
-  const index = new Map<string, number>()
-  for (const list of LISTS) {
-    entities[list].forEach((name, i) => {
-      const d = analysis.detail![list][i]
-      index.set(name, entityDetails.length)
-      entityDetails.push({
-        name,
-        type: TYPE_OF_LIST[list],
-        confidence: d.confidence,
-        salience: d.salience,
-        mentions: d.mentions.map((m) => ({ text: text.slice(m.start, m.end), start: offset(m.start), end: offset(m.end), kind: m.kind })),
-      })
-    })
-  }
-  const relations = analysis.relations
-    .filter((r) => index.has(r.source) && index.has(r.target))
-    .map((r) => {
-      const where = {
-        evidenceStart: offset(r.evidenceStart!),
-        evidenceEnd: offset(r.evidenceEnd!),
-        sourceIndex: index.get(r.source)!,
-        targetIndex: index.get(r.target)!,
-      }
-      return withEvidence
-        ? {
-            source: r.source,
-            target: r.target,
-            type: r.type,
-            evidence: r.evidence,
-            sentiment: r.sentiment,
-            confidence: r.confidence,
-            ...where,
-          }
-        : { source: r.source, target: r.target, type: r.type, sentiment: r.sentiment, confidence: r.confidence, ...where }
-    })
-  return { entities, relations, entityDetails }
-}
+export { applyOptions, DEFAULT_MAX_ENTITIES, resolveOptions } from './view.ts'

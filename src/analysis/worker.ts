@@ -5,18 +5,25 @@ import { setPriority } from 'node:os'
 import { createEngine, loadEngineModels } from '../nlp/index.ts'
 import type { AnalyzeOptions, Analysis } from '../nlp/types.ts'
 import { claimTask } from './task-state.ts'
+import { viewText, type ViewOptions } from './view.ts'
 
 export interface WorkerTask {
   text: string
   options: AnalyzeOptions
   /** See task-state.ts: the task is skipped when its client went before it started. */
   state?: Int32Array
+  /** The request's options, when the caller wants the response text of its view too (`view` below). */
+  view?: ViewOptions
 }
 
 export type WorkerResult =
   | {
       /** The analysis as JSON text (analysis-json.ts), or as an object (test stand-ins). */
       json: string
+      model: string
+      language: string
+      /** The caller's view of it as response text (view.ts `viewText`), when the task asked for it. */
+      view?: string
       /** Time spent in the extraction itself, without queueing or message passing. */
       ms: number
     }
@@ -42,5 +49,8 @@ export default function run(task: WorkerTask): WorkerResult {
   const started = performance.now()
   const analysis = engine.analyze(task.text, task.options)
   const ms = performance.now() - started
-  return { json: JSON.stringify(analysis), ms }
+  // The view is written here, beside the extraction, so that the main thread answers without
+  // parsing the analysis (and keeps it in its cache as text).
+  const view = task.view === undefined ? undefined : viewText(analysis, task.view, task.text)
+  return { json: JSON.stringify(analysis), model: analysis.model, language: analysis.language, view, ms }
 }

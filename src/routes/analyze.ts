@@ -45,16 +45,18 @@ export function analyzeText({ service }: { service: AnalysisService }): Operatio
     reply.raw.once('close', onClose)
     if (request.raw.socket?.destroyed) onClose()
     try {
-      const { analysis, cached, entry } = await service.analyze(request.account!, body, client)
+      const outcome = await service.analyze(request.account!, body, client)
+      // The entry's model and language: an uncached result from a worker is not parsed to read them.
+      const about = outcome.entry ?? outcome.analysis
       const meta = {
-        model: analysis.model,
-        language: analysis.language,
+        model: about.model,
+        language: about.language,
         processingMs: Math.round((performance.now() - started) * 100) / 100,
-        cached,
+        cached: outcome.cached,
       }
       // JSON text of the AnalyzeResult schema (test/contract checks it); Fastify sends a string as it is.
       reply.type('application/json; charset=utf-8')
-      return analyzeResponseBody(analysis, body, meta, entry) as JsonText<components['schemas']['AnalyzeResult']>
+      return analyzeResponseBody(outcome, body, meta) as JsonText<components['schemas']['AnalyzeResult']>
     } finally {
       reply.raw.off('close', onClose)
     }

@@ -49,3 +49,23 @@ t.test('the cache write encrypts the remembered text, which reads back as the an
   const other = createAnalysisCache({ repo, clock: () => new Date(), maxBytes: 0 })
   t.same(other.found(k1, { payload: written[0], createdAt: new Date() })?.analysis, analysis, 'read back from the shared level')
 })
+
+t.test('an analysis that came as text stays text until its objects are asked for', async (t) => {
+  const written: string[] = []
+  const repo = {
+    put: async (_a: string, _k: string, payload: string, createdAt: Date) => (written.push(payload), createdAt),
+  } as unknown as CacheRepository
+  const cache = createAnalysisCache({ repo, clock: () => new Date(), maxBytes: 2 ** 20 })
+  const json = JSON.stringify(analysis, null, 1)
+  const view = '{"entities":{},"relations":[]'
+  const k = cacheKey('m-1', '00000000-0000-0000-0000-000000000001', undefined, 'Tim Cook leads Apple, as text.')
+  const entry = await cache.putText(k, { json, model: 'm-1', language: 'en' }, view)
+  t.equal(decrypt(k.secret, written[0]), json, 'the text is written as it came')
+  t.equal(entry.model, 'm-1')
+  t.equal(entry.language, 'en')
+  t.equal(entry.body, view, 'the response text the worker wrote')
+  t.equal(cache.getLocal(k).hit, entry, 'kept in the in-process level')
+  t.same(entry.analysis, analysis, 'parsed when asked for')
+  t.equal(entry.analysis, entry.analysis, 'once')
+  t.equal(analysisJson(entry.analysis), json, 'and still written as the same text')
+})

@@ -221,6 +221,17 @@ t.test('the real worker: the model loads in each worker, results equal the inlin
     applyOptions(await inline.analyze(texts[0], { language: 'en' }), options, texts[0]),
     'mentions from a worker equal the inline ones',
   )
+  // A text not seen yet, with other options: the worker writes that view itself.
+  const fresh = englishText(2)
+  const other = { include: ['mentions' as const], maxEntitiesPerType: 1, includeEvidence: false, offsetEncoding: 'utf8' as const }
+  const direct = (await h.app.inject({ method: 'POST', url: '/v1/analyze', headers, payload: { text: fresh, options: other } })).json()
+  t.equal(direct.meta.cached, false)
+  const { meta: _directMeta, ...directView } = direct
+  t.same(
+    directView,
+    applyOptions(await inline.analyze(fresh, { language: 'en' }), other, fresh),
+    'a view the worker wrote equals the inline one',
+  )
 })
 
 t.test('the worker bundle: one file per version of the sources, rebuilt the same', async (t) => {

@@ -26,12 +26,29 @@ export function throwawayPostgresUnavailable(): string | undefined {
 }
 
 export async function freePort(): Promise<number> {
+  // On a machine shared by several engineers, TEA_PORT_RANGE ("40000-40999") keeps each to a range.
+  const range = /^(\d+)-(\d+)$/.exec(process.env.TEA_PORT_RANGE ?? '')
+  if (!range) return listenOn(0)
+  const [low, high] = [Number(range[1]), Number(range[2])]
+  const start = low + Math.floor(Math.random() * (high - low + 1))
+  for (let i = 0; i <= high - low; i++) {
+    const port = low + ((start - low + i) % (high - low + 1))
+    try {
+      return await listenOn(port)
+    } catch {
+      // taken: try the next
+    }
+  }
+  throw new Error(`no free port in ${process.env.TEA_PORT_RANGE}`)
+}
+
+function listenOn(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer()
     s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
+    s.listen(port, '127.0.0.1', () => {
+      const bound = (s.address() as { port: number }).port
+      s.close(() => resolve(bound))
     })
   })
 }
