@@ -16,13 +16,13 @@ import { REPO_ROOT, readJsonl, rng } from './data.ts'
 export const LEVELS = [32, 16, 8] as const
 const ITERS = 12
 /** Most frequent words of the vector vocabulary kept besides the training words. */
-const TOP = Number(process.env.TEA_CLUSTER_TOP ?? 100_000)
+export const TOP = Number(process.env.TEA_CLUSTER_TOP ?? 100_000)
 
 /** Word hash (fnv of the lower-cased word) → code: c1 * 128 + c2 * 8 + c3. */
 export type ClusterTable = Map<number, number>
 
 // Word forms only (no labels) of the training corpora, so that their vocabulary has clusters.
-const CORPORA = [
+export const CORPORA = [
   'conll2003/train_docs.jsonl',
   'wnut17/train_grouped.jsonl',
   'conll04/train_grouped.jsonl',

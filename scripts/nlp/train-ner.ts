@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { tokenize, type Tokenized } from '../../src/nlp/tokens.ts'
-import { phraseHash } from '../../src/nlp/features/hashing.ts'
+import { fnv, phraseHash } from '../../src/nlp/features/hashing.ts'
 import {
   GAZ_CLASSES,
   GAZ_PREFIX,
@@ -15,8 +15,9 @@ import {
 import { docInfo, type DocInfo } from '../../src/nlp/features/document.ts'
 import { NTAGS, TYPES } from '../../src/nlp/features/tags.ts'
 import { featureList, staticFeatures } from '../../src/nlp/features/tagger.ts'
-import { buildClusters } from './clusters.ts'
-import { buildModel, decode, encodeTagger, modelScorer, spans } from '../../src/nlp/tagger.ts'
+import { CORPORA, TOP, buildClusters } from './clusters.ts'
+import { DIMS, loadVectors } from './vectors.ts'
+import { VECTOR_POSITIONS, type VectorTable, buildModel, decode, encodeTagger, modelScorer, spans } from '../../src/nlp/tagger.ts'
 import { buildGazetteer } from './gazetteer.ts'
 import { informalDocs, syntheticDocs } from './synthetic.ts'
 import { REPO_ROOT, TAGGER_LABEL, readJsonl, rng, shuffle, type Example } from './data.ts'
@@ -258,6 +259,8 @@ export function trainNer(opts: NerTrainOptions): void {
     data.push(prepare(ex, gazetteer, clusters))
     repeat.push(1)
   }
+  const emb = embeddings()
+  const embRows = data.map((d) => Int32Array.from(d.info.hLower, (h) => emb.row.get(h) ?? -1))
   const nTok = data.reduce((a, d) => a + d.doc.tokens.length, 0)
   console.log(`ner: ${data.length} documents, ${nTok} tokens, gazetteer ${gazetteer.size} phrases (${Date.now() - t0} ms)`)
 
@@ -311,6 +314,10 @@ export function trainNer(opts: NerTrainOptions): void {
 
   const w = new Float64Array(capacity * NTAGS)
   const u = new Float64Array(capacity * NTAGS)
+  // Dense weights of the word vectors: position (previous, this, next word) × dimension × tag.
+  const NPOS = VECTOR_POSITIONS
+  const wd = new Float64Array(NPOS * DIMS * NTAGS)
+  const ud = new Float64Array(NPOS * DIMS * NTAGS)
   let c = 1
   const idOf = (f: number): number => {
     let k = index.get(f)
@@ -333,6 +340,16 @@ export function trainNer(opts: NerTrainOptions): void {
     for (const di of order) {
       const d = data[di]
       const rows = feats[di]
+      const er = embRows[di]
+      const X = emb.X
+      // The vector rows of the previous, this and the next word of token i (-1: none).
+      const vecRows = (i: number, out: Int32Array) => {
+        const s = d.doc.sentences[d.doc.tokens[i].sent]
+        out[0] = i - 1 >= s.first ? er[i - 1] : -1
+        out[1] = er[i]
+        out[2] = i + 1 < s.last ? er[i + 1] : -1
+      }
+      const vr = new Int32Array(NPOS)
       let dynIds: number[] = []
       const dynBuf: number[] = []
       decode(
@@ -348,6 +365,14 @@ export function trainNer(opts: NerTrainOptions): void {
           dynIds = dynBuf
           for (const k of rows[i]) for (let t = 0, b = k * NTAGS; t < NTAGS; t++) scores[t] += w[b + t]
           for (const k of dynIds) for (let t = 0, b = k * NTAGS; t < NTAGS; t++) scores[t] += w[b + t]
+          vecRows(i, vr)
+          for (let p = 0; p < NPOS; p++) {
+            if (vr[p] < 0) continue
+            for (let dd = 0, xb = vr[p] * DIMS; dd < DIMS; dd++) {
+              const x = X[xb + dd]
+              for (let t = 0, b = (p * DIMS + dd) * NTAGS; t < NTAGS; t++) scores[t] += x * wd[b + t]
+            }
+          }
         },
         skip,
         (i, _dyn, pred) => {
@@ -372,18 +397,31 @@ export function trainNer(opts: NerTrainOptions): void {
             w[k * NTAGS + pred] -= st
             u[k * NTAGS + pred] -= st * c
           }
+          vecRows(i, vr)
+          for (let p = 0; p < NPOS; p++) {
+            if (vr[p] < 0) continue
+            for (let dd = 0, xb = vr[p] * DIMS; dd < DIMS; dd++) {
+              const x = st * X[xb + dd]
+              const b = (p * DIMS + dd) * NTAGS
+              wd[b + g] += x
+              ud[b + g] += x * c
+              wd[b + pred] -= x
+              ud[b + pred] -= x * c
+            }
+          }
         },
       )
     }
     const avg = averaged(w, u, c, names.length)
+    const avgD = averaged(wd, ud, c, NPOS * DIMS)
     const dev = devSet.length ? spanF1(devSet, names, avg, gazetteer, skip, clusters) : ''
     console.log(`ner: epoch ${epoch} errors ${errors} ${dev} (${Math.round((Date.now() - t0) / 1000)} s)`)
     // `TEA_NER_SNAPSHOTS=1` also writes each epoch's model (ner-e<N>.bin.gz), to choose the epoch count in one run.
-    if (process.env.TEA_NER_SNAPSHOTS && epoch < opts.epochs) write(avg, opts.out.replace(/\.bin\.gz$/, `-e${epoch}.bin.gz`))
+    if (process.env.TEA_NER_SNAPSHOTS && epoch < opts.epochs) write(avg, avgD, opts.out.replace(/\.bin\.gz$/, `-e${epoch}.bin.gz`))
   }
-  write(averaged(w, u, c, names.length), opts.out)
+  write(averaged(w, u, c, names.length), averaged(wd, ud, c, NPOS * DIMS), opts.out)
 
-  function write(avg: Float32Array, out: string): void {
+  function write(avg: Float32Array, avgD: Float32Array, out: string): void {
     // Rows that never matter are dropped to keep the file small.
     const keep: number[] = []
     for (let k = 0; k < names.length; k++) {
@@ -393,10 +431,71 @@ export function trainNer(opts: NerTrainOptions): void {
     }
     const outW = new Float32Array(keep.length * NTAGS)
     keep.forEach((k, j) => outW.set(avg.subarray(k * NTAGS, (k + 1) * NTAGS), j * NTAGS))
-    const file = encodeTagger(Int32Array.from(keep.map((k) => names[k])), outW, gazetteer, skip, clusterArrays)
+    const file = encodeTagger(Int32Array.from(keep.map((k) => names[k])), outW, gazetteer, skip, clusterArrays, vectorScores(avgD))
     writeFileSync(out, file)
     console.log(`ner: wrote ${path.relative(REPO_ROOT, out)} (${keep.length} features, ${(file.length / 1e6).toFixed(2)} MB)`)
   }
+
+  /**
+   * Each word's vector times the dense weights of each position, quantised to int8 with a scale
+   * per position and tag: tagging reads a word's vector features as a table look-up, not a dot product.
+   */
+  function vectorScores(avgD: Float32Array): VectorTable {
+    const V = emb.hashes.length
+    const raw = new Float32Array(NPOS * V * NTAGS)
+    for (let p = 0; p < NPOS; p++)
+      for (let r = 0; r < V; r++) {
+        const at = (p * V + r) * NTAGS
+        for (let dd = 0; dd < DIMS; dd++) {
+          const x = emb.X[r * DIMS + dd]
+          for (let t = 0, b = (p * DIMS + dd) * NTAGS; t < NTAGS; t++) raw[at + t] += x * avgD[b + t]
+        }
+      }
+    const scale = new Float32Array(NPOS * NTAGS)
+    for (let p = 0; p < NPOS; p++)
+      for (let t = 0; t < NTAGS; t++) {
+        let m = 0
+        for (let r = 0; r < V; r++) m = Math.max(m, Math.abs(raw[(p * V + r) * NTAGS + t]))
+        scale[p * NTAGS + t] = m > 0 ? m / 127 : 1
+      }
+    const table = new Int8Array(raw.length)
+    for (let k = 0; k < raw.length; k++) table[k] = Math.round(raw[k] / scale[((k / (V * NTAGS)) | 0) * NTAGS + (k % NTAGS)])
+    console.log(`ner: word-vector scores for ${V} words`)
+    return { words: emb.hashes, table, scale }
+  }
+}
+
+/**
+ * Word vectors for the tagger: the vocabulary of the word clusters (the same corpora and `TOP`),
+ * each scaled to length `TEA_EMB_SCALE` (default 1, the weight of one binary feature), by
+ * lower-case word hash. `TEA_EMB=0` trains without them (an empty table).
+ */
+function embeddings(): { row: Map<number, number>; hashes: Uint32Array; X: Float32Array } {
+  if (process.env.TEA_EMB === '0') return { row: new Map(), hashes: new Uint32Array(0), X: new Float32Array(0) }
+  const wanted = new Set<string>()
+  for (const f of CORPORA) for (const ex of readJsonl(f)) for (const w of ex.text.split(/\s+/)) if (w) wanted.add(w.toLowerCase())
+  const v = loadVectors(wanted, TOP)
+  const scale = Number(process.env.TEA_EMB_SCALE ?? 1)
+  const row = new Map<number, number>()
+  const hashes: number[] = []
+  const rows: number[] = []
+  // Sorted by word so that the rows, and the model file, do not depend on the cache's order.
+  const order = v.words.map((_, r) => r).sort((a, b) => (v.words[a] < v.words[b] ? -1 : v.words[a] > v.words[b] ? 1 : 0))
+  for (const r of order) {
+    const h = fnv(v.words[r])
+    if (row.has(h)) continue
+    row.set(h, hashes.length)
+    hashes.push(h)
+    rows.push(r)
+  }
+  const X = new Float32Array(rows.length * DIMS)
+  rows.forEach((r, j) => {
+    let s = 0
+    for (let d = 0; d < DIMS; d++) s += v.X[r * DIMS + d] ** 2
+    const k = s > 0 ? scale / Math.sqrt(s) : 0
+    for (let d = 0; d < DIMS; d++) X[j * DIMS + d] = v.X[r * DIMS + d] * k
+  })
+  return { row, hashes: Uint32Array.from(hashes), X }
 }
 
 function averaged(w: Float64Array, u: Float64Array, c: number, rowsUsed: number): Float32Array {

@@ -257,7 +257,19 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       wordGaz(ctx, doc.tokens[a - 1].text) & GAZ_FIRST
     )
       a--
-    // A generational suffix is part of a person's name ("Martin Luther King Jr.").
+    // A generational suffix is part of a person's name ("Martin Luther King Jr."), and so is a
+    // capitalised word the tagger left between the name and the suffix ("Martin Luther [King] Jr.":
+    // "king" is an ordinary word too).
+    if (
+      s.type === 'PER' &&
+      !noisy &&
+      b + 1 < doc.tokens.length &&
+      !taken[b] &&
+      doc.tokens[b + 1].sent === doc.tokens[a].sent &&
+      TITLE_CASE.test(doc.tokens[b].text) &&
+      SUFFIX.test(doc.tokens[b + 1].text)
+    )
+      b++
     if (s.type === 'PER' && b < doc.tokens.length && doc.tokens[b].sent === doc.tokens[a].sent && SUFFIX.test(doc.tokens[b].text)) b++
     // No person's name ends in "District" or "Parish": the tagger read a place as a name
     // ("Dan Sai District", "Cameron Parish"). Organizations keep theirs ("Derby County").

@@ -37,6 +37,47 @@ export interface TaggerModel {
   skip: SkipWords
   /** Word clusters, absent in models trained without them. */
   clusters?: ClusterIndex
+  /** Word-vector scores, absent in models trained without them. */
+  vectors?: VectorScores
+}
+
+/** Positions whose word vectors the tagger reads: the previous word, the token, the next word. */
+export const VECTOR_POSITIONS = 3
+
+/**
+ * The word-vector features: training learns linear weights per tag over the pre-trained vectors
+ * of the previous, this and the next word (scripts/nlp/train-ner.ts); the model keeps, for every
+ * word with a vector, that vector times the weights, so scoring adds three table rows rather than
+ * three dot products. Unseen words with a vector score like the seen words near them.
+ */
+export interface VectorScores {
+  /** Lower-case word hash (0 as 1) → row. */
+  index: IdIntMap
+  /** (position × words + row) × NTAGS + tag, int8. */
+  table: Int8Array
+  words: number
+  /** What one unit of `table` is worth, per position and tag. */
+  scale: Float32Array
+}
+
+/** Word-vector scores as stored: word hashes (sorted or not), the int8 table and its scales. */
+export interface VectorTable {
+  words: Uint32Array
+  table: Int8Array
+  scale: Float32Array
+}
+
+function vectorScores(v: VectorTable): VectorScores | undefined {
+  if (!v.words.length) return undefined
+  return {
+    index: new IdIntMap(
+      Array.from(v.words, (w) => w || 1),
+      Int32Array.from(v.words, (_, r) => r),
+    ),
+    table: v.table,
+    words: v.words.length,
+    scale: v.scale,
+  }
 }
 
 export function buildModel(
@@ -46,6 +87,7 @@ export function buildModel(
   skip: SkipWords,
   clusters?: ClusterIndex,
   scale = 1,
+  vectors?: VectorScores,
 ): TaggerModel {
   let cap = 1024
   while (cap < features.length * 2) cap *= 2
@@ -57,7 +99,7 @@ export function buildModel(
     slots[2 * h] = features[r]
     slots[2 * h + 1] = r
   }
-  return { slots, mask, weights, scale, outside: outsideColumns(weights, scale), gazetteer, skip, clusters }
+  return { slots, mask, weights, scale, outside: outsideColumns(weights, scale), gazetteer, skip, clusters, vectors }
 }
 
 /**
@@ -209,8 +251,31 @@ export function spans(tags: Int32Array): { first: number; last: number; type: (t
 export function modelScorer(model: TaggerModel, doc: Tokenized, info: DocInfo): Scorer {
   const feats = featureList()
   let rows = new Int32Array(128)
-  const { weights, slots, mask, scale, outside } = model
+  const { weights, slots, mask, scale, outside, vectors } = model
+  // Each token's row of the word-vector table (-1: no vector), looked up once per document.
+  let vrows: Int32Array | undefined
+  if (vectors) {
+    vrows = new Int32Array(doc.tokens.length)
+    for (let i = 0; i < vrows.length; i++) vrows[i] = vectors.index.getOr(info.hLower[i] || 1, -1)
+  }
   return (i, dynamic, scores, tags) => {
+    scoreSparse(i, dynamic, scores, tags)
+    if (vectors && vrows) {
+      const s = doc.sentences[doc.tokens[i].sent]
+      for (let p = 0; p < VECTOR_POSITIONS; p++) {
+        const j = i - 1 + p
+        if (j < s.first || j >= s.last || vrows[j] < 0) continue
+        const base = (p * vectors.words + vrows[j]) * NTAGS
+        const sc = p * NTAGS
+        for (let c = 0; c < tags.length; c++) {
+          const t = tags[c]
+          scores[t] += vectors.table[base + t] * vectors.scale[sc + t]
+        }
+      }
+    }
+  }
+
+  function scoreSparse(i: number, dynamic: number[], scores: Float64Array, tags: Uint8Array): void {
     feats.n = 0
     staticFeatures(doc, info, i, feats)
     const { ids, n: nStatic } = feats
@@ -305,8 +370,9 @@ export function tagDocument(model: TaggerModel, doc: Tokenized) {
 
 // Model file: gzip( uint32 header length | JSON header | int32 feature ids | int16 weights |
 // uint32 gazetteer (phrase hash, class bits) pairs | uint32 skip-word hashes | uint32 cluster word
-// hashes | uint16 cluster codes ). Weights are quantised to int16 with one scale: averaged
-// perceptron weights need no more precision.
+// hashes | uint16 cluster codes | uint32 vector word hashes | int8 vector scores ). Weights are
+// quantised to int16 with one scale: averaged perceptron weights need no more precision. The
+// vector scores (absent from older files: `vectors` 0) have a scale per position and tag.
 interface Header {
   format: 'tea-tagger-3'
   tags: string[]
@@ -315,6 +381,8 @@ interface Header {
   gazetteer: number
   skip: number
   clusters: number
+  vectors?: number
+  vectorScale?: number[]
 }
 
 /** Word clusters as stored: parallel arrays of lower-case word hashes and codes. */
@@ -329,6 +397,7 @@ export function encodeTagger(
   gazetteer: Gazetteer,
   skip: Set<number>,
   clusters: ClusterTableArrays,
+  vectors: VectorTable = { words: new Uint32Array(0), table: new Int8Array(0), scale: new Float32Array(0) },
 ): Buffer {
   let max = 0
   for (const w of weights) max = Math.max(max, Math.abs(w))
@@ -350,8 +419,10 @@ export function encodeTagger(
     gazetteer: gazetteer.size,
     skip: sk.length,
     clusters: clusters.words.length,
+    vectors: vectors.words.length,
+    vectorScale: Array.from(vectors.scale),
   }
-  return encodeModelFile(header, [features, q, gz, sk, clusters.words, clusters.codes])
+  return encodeModelFile(header, [features, q, gz, sk, clusters.words, clusters.codes, vectors.words, vectors.table])
 }
 
 export function loadTagger(path: string | URL): TaggerModel {
@@ -365,11 +436,17 @@ export function loadTagger(path: string | URL): TaggerModel {
   const sk = new Uint32Array(take(header.skip * 4))
   const cw = new Uint32Array(take(header.clusters * 4))
   const cc = new Uint16Array(take(header.clusters * 2))
+  const nv = header.vectors ?? 0
+  const vectors = vectorScores({
+    words: new Uint32Array(take(nv * 4)),
+    table: new Int8Array(take(nv * VECTOR_POSITIONS * NTAGS)),
+    scale: Float32Array.from(header.vectorScale ?? []),
+  })
   const phrases = new Int32Array(header.gazetteer)
   const classes = new Int32Array(header.gazetteer)
   for (let k = 0; k < header.gazetteer; k++) {
     phrases[k] = gz[2 * k]
     classes[k] = gz[2 * k + 1]
   }
-  return buildModel(features, q, new IdIntMap(phrases, classes), new IdIndex(sk), buildClusterIndex(cw, cc), header.scale)
+  return buildModel(features, q, new IdIntMap(phrases, classes), new IdIndex(sk), buildClusterIndex(cw, cc), header.scale, vectors)
 }

@@ -75,6 +75,8 @@ t.test('name edges: generational suffix kept, trailing connective dropped', asyn
     'Martin Luther King Jr.',
   ])
   t.same(run('He is a professor at the City University of New York and a former adviser.').organizations, ['City University of New York'])
+  // A lower-case word before a suffix is no part of the name before it.
+  t.same([...run('In 1968 Ray Charles met Sammy Davis Jr. in Las Vegas.').persons].sort(), ['Ray Charles', 'Sammy Davis Jr.'])
 })
 
 t.test('dates and amounts are not objects', async (t) => {
