@@ -517,6 +517,7 @@ const R = {
   prole: 54,
   docLen: 55,
   pairCue: 57,
+  pairCueFar: 60,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -739,6 +740,7 @@ export function relationFeatures(
   } else f.push(feat(R.far, tp))
   f.push(feat(R.verbs, Math.min(verbs, 2), tp))
   pushPairCues(f, words, s, t, a, b, sent, tp)
+  pushFarPairCues(f, words, s, t, a, b, tp)
   f.push(feat(R.pre, a.first - 1 >= sent.first ? words[a.first - 1] : 1, tp), feat(R.post, b.last < sent.last ? words[b.last] : 2, tp))
   if (dist === 1 && words[a.last] === COMMA) f.push(feat(R.app, tp))
   if (dist === 1 && POSSESSIVE.has(words[a.last])) f.push(feat(R.poss, tp))
@@ -810,6 +812,20 @@ function pushPairCues(
   if (!bits) return
   const kind = orgKind(t.entity)
   for (let k = 0; k < 14; k++) if (bits & (1 << k)) f.push(feat(R.pairCue, k, tp), feat(R.pairCue, 100 + k * 16 + kind, tp))
+}
+
+/**
+ * Classes of PAIR_CUE_CLASSES said between a person and an organization farther apart than
+ * pushPairCues reads (an encyclopaedia's "X ( born … ) is the … Professor of Law in the Faculty
+ * of Law at the University of Y"; at most MAX_GAP apart), alone and with the organization's kind.
+ * Only the words between are read (cueBits' even bits): around such a pair they say little of it.
+ */
+function pushFarPairCues(f: number[], words: Uint32Array, s: Anchor, t: Anchor, a: Anchor, b: Anchor, tp: number): void {
+  if (s.entity.type !== 'PER' || t.entity.type !== 'ORG' || b.first - a.last <= 12) return
+  const bits = cueBits(words, a.last, b.first, 0)
+  if (!bits) return
+  const kind = orgKind(t.entity)
+  for (let k = 0; k < 14; k += 2) if (bits & (1 << k)) f.push(feat(R.pairCueFar, k, tp), feat(R.pairCueFar, 100 + k * 16 + kind, tp))
 }
 
 /** Bits of the PAIR_CUE classes of words [from, to), `near` 0 between the pair, 1 around it. */

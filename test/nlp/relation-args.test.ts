@@ -330,6 +330,14 @@ t.test('a person and an organization: classes of cue words between and around th
   t.ok(studied.has(feat(57, 0, 10)), 'study, between')
   t.notOk(studied.has(feat(57, 2, 10)), 'not teaching')
   t.notOk(anyCue(feats('Maria Schmidt visited the University of Tokyo on a rainy Monday.')), 'no cue word in plain prose')
+  // Template 60: the same classes between a pair farther apart than 12 words (an encyclopaedia's first sentence).
+  const far = feats(
+    'Maria Schmidt ( born 3 May 1950 in a small town near the sea ) was for many years a professor of history at the University of Tokyo.',
+  )
+  t.ok(far.has(feat(60, 1 * 2, 10)), 'teaching, far between')
+  t.ok(far.has(feat(60, 100 + 2 * 16 + 3, 10)), 'teaching, far, with a university')
+  t.notOk(anyCue(far), 'not read as a near pair')
+  t.notOk(taught.has(feat(60, 1 * 2, 10)), 'a near pair has no far cue')
 })
 
 t.test('calibration maps: a place read through another, a cue phrase, a pair across sentences, else the type', async (t) => {
