@@ -14,8 +14,8 @@ import { prepareDoc, type PreparedDoc, type RelDoc } from './relation-data.ts'
 
 export const FEWREL_FILE = 'fewrel/val_wiki_mapped.jsonl'
 /**
- * The types trained from it: member of (P463). Its kin sentences (spouse, mother, child) lowered
- * family_of on Re-DocRED at every weight tried (docs/experiments/relations.md).
+ * The types trained from it: member of (P463). Its kin sentences (spouse, mother, child) showed no
+ * gain for family_of on Re-DocRED (docs/experiments/relations.md).
  */
 export const FEWREL_TYPES: RelationType[] = ['member_of']
 
