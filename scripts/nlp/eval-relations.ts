@@ -77,20 +77,24 @@ export async function evalRelations(engine: Engine, opts: RelationEvalOptions): 
   if (opts.cv && opts.cv > 1) {
     const K = opts.cv
     // Imported here: training code is not needed to score the committed model.
-    const { TRAIN_SETS, prepareAll, trainModel, patternConfidence, places } = await import('./train-relations.ts')
+    const { TRAIN_SETS, EXTRA_WEIGHT, prepareAll, trainModel, patternConfidence, places } = await import('./train-relations.ts')
+    const { prepareFewRel } = await import('./fewrel.ts')
     log(
       `relations: ${K}-fold cross-validation by document: the relation model is retrained without each fold; the tagger is the committed one (it may have seen these texts)`,
     )
     const train = prepareAll(TRAIN_SETS, engine.models, log)
+    const extra = EXTRA_WEIGHT > 0 ? prepareFewRel(engine.models, places(), log) : []
+    // The relation seed moves the fold split and the SGD order (a second seed checks a gain).
+    const seed = Number(process.env.TEA_REL_SEED ?? opts.seed ?? 20042)
     const fold = new Map<string, number>()
     shuffle(
       docs.map((d) => d.domain + '\u0000' + d.id),
-      rng(opts.seed ?? 20042),
+      rng(seed),
     ).forEach((id, k) => fold.set(id, k % K))
     const patterns = patternConfidence()
     for (let f = 0; f < K; f++) {
       const keep = train.filter((d) => fold.get(d.rel.domain + '\u0000' + d.rel.id) !== f)
-      const { file } = trainModel(keep, { seed: 20042, epochs: 15 })
+      const { file } = trainModel(keep, { seed, epochs: 15, extra })
       const relations = parseRelationModel({ ...file, patternConfidence: patterns, places: [...places()] })
       const foldEngine = createEngine({ ...engine.models, relations })
       const held = docs.filter((d) => fold.get(d.domain + '\u0000' + d.id) === f)

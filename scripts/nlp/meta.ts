@@ -12,6 +12,11 @@ const TRAINING_DATA = [
   { data: 'WNUT-17', use: 'tagger', licence: 'CC-BY 4.0' },
   { data: 'CoNLL04 (Roth & Yih 2004)', use: 'tagger, relations', licence: 'research use (none stated)' },
   { data: 'Re-DocRED (Tan et al. 2022)', use: 'tagger, relations', licence: 'MIT (text from Wikipedia, CC BY-SA)' },
+  {
+    data: 'FewRel 1.0 validation (Han et al. 2018), member of (P463)',
+    use: 'relations (member_of positives)',
+    licence: 'MIT (text from Wikipedia, CC BY-SA)',
+  },
   { data: 'CrossNER (Liu et al. 2021)', use: 'tagger', licence: 'MIT (text from Wikipedia, CC BY-SA)' },
   { data: 'Broad Twitter Corpus (Derczynski et al. 2016)', use: 'tagger', licence: 'CC-BY 4.0' },
   { data: 'SEC filings NER (Salinas Alvarado et al. 2015)', use: 'tagger', licence: 'CC-BY 3.0' },

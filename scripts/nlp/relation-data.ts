@@ -27,7 +27,7 @@ export interface GoldCluster {
 export interface RelDoc {
   id: string
   /** Corpus the document comes from: calibration error is reported per domain. */
-  domain: 'conll04' | 'redocred'
+  domain: 'conll04' | 'redocred' | 'fewrel'
   text: string
   clusters: GoldCluster[]
   /** "type|source cluster|target cluster", for the annotated types only. */

@@ -29,6 +29,7 @@ import { ece, Counts } from './metrics.ts'
 import { buildPlaces } from './places.ts'
 import { TYPE_INDEX, loadRelDocs, prepareDoc, type PreparedDoc, type RelDoc } from './relation-data.ts'
 import type { EntityModels } from '../../src/nlp/mentions.ts'
+import { prepareFewRel } from './fewrel.ts'
 import { loadEntityModels } from '../../src/nlp/index.ts'
 
 export const TRAIN_SETS = ['conll04/train_grouped.jsonl', 'redocred/train.jsonl']
@@ -38,7 +39,12 @@ export interface TrainOptions {
   seed: number
   epochs: number
   log?: (s: string) => void
+  /** Positives-only documents (FewRel) trained in every fit, never scored out of fold. */
+  extra?: PreparedDoc[]
 }
+
+/** How much a positives-only sample weighs against a sample of the annotated corpora. */
+export const EXTRA_WEIGHT = 0.5
 
 /** (feature, type) pairs → dense index, shared by every fit of one process. */
 const TYPED = new Map<number, number>()
@@ -49,6 +55,8 @@ interface Sample {
   x: Int32Array
   y: number
   doc: number
+  /** Weight of the sample's gradient (1 unless positives-only). */
+  w?: number
 }
 
 function vector(feats: number[], k: number): Int32Array {
@@ -106,17 +114,21 @@ function fit(samples: Sample[], opts: TrainOptions): Float64Array {
   const w = Float64Array.from(mu)
   const avg = new Float64Array(n)
   const r = rng(opts.seed + 1)
-  const order = samples.map((_, i) => i)
+  // Positives-only samples (weighted) are mixed into the others' order, never shuffled with them.
+  const order: number[] = []
+  const extra: number[] = []
+  samples.forEach((s, i) => (s.w === undefined ? order : extra).push(i))
+  const r2 = rng(opts.seed + 2)
   const l2 = 1e-4
   let kept = 0
   for (let e = 0; e < opts.epochs; e++) {
     shuffle(order, r)
     const lr = 0.2 / (1 + e * 0.3)
-    for (const i of order) {
+    for (const i of mixIn(order, shuffle(extra, r2))) {
       const { x, y } = samples[i]
       let z = 0
       for (let j = 0; j < x.length; j++) z += w[x[j]]
-      const g = y - 1 / (1 + Math.exp(-z))
+      const g = (y - 1 / (1 + Math.exp(-z))) * (samples[i].w ?? 1)
       for (let j = 0; j < x.length; j++) {
         const d = x[j]
         w[d] += lr * (g - (mu[d] ? PRIOR_L2 * (w[d] - mu[d]) : l2 * w[d]))
@@ -129,6 +141,22 @@ function fit(samples: Sample[], opts: TrainOptions): Float64Array {
   }
   for (let j = 0; j < n; j++) avg[j] /= kept
   return avg
+}
+
+/**
+ * The annotated corpora's samples in their own seeded order, with the positives-only ones spread
+ * evenly among them: every type they do not train is fitted exactly as without them.
+ */
+function mixIn(order: number[], extra: number[]): number[] {
+  if (!extra.length) return order
+  const out: number[] = []
+  let j = 0
+  for (let k = 0; k < order.length; k++) {
+    while (j < extra.length && (j + 1) * order.length <= k * (extra.length + 1)) out.push(extra[j++])
+    out.push(order[k])
+  }
+  while (j < extra.length) out.push(extra[j++])
+  return out
 }
 
 const score = (w: Float64Array, x: Int32Array) => {
@@ -213,6 +241,9 @@ export function trainModel(
 ): { file: Omit<RelationModelFile, 'patternConfidence' | 'places'>; oof: TripleScore[] } {
   const log = opts.log ?? (() => {})
   const all = samplesOf(docs, true)
+  // Positives-only samples: in every fold's fit (doc -1 is in no fold), never scored.
+  const extra = samplesOf(opts.extra ?? [], true).map((s) => ({ ...s, doc: -1, w: EXTRA_WEIGHT }))
+  all.push(...extra)
   log(
     `relations: ${docs.length} documents, ${all.length} (candidate, type) samples, ${all.filter((s) => s.y).length} positive, ${TYPED_KEYS.length} typed features`,
   )
@@ -382,8 +413,10 @@ export function prepareAll(files: string[], models: EntityModels, log: (s: strin
 /** Trains over the entities of the tagger and entity confidence in `dir` (those just trained there). */
 export function trainRelations(opts: { dir: string; out: string; seed: number; epochs: number }): void {
   const log = (s: string) => console.log(s)
-  const docs = prepareAll(TRAIN_SETS, loadEntityModels(opts.dir), log)
-  const { file, oof } = trainModel(docs, { ...opts, log })
+  const models = loadEntityModels(opts.dir)
+  const docs = prepareAll(TRAIN_SETS, models, log)
+  const extra = EXTRA_WEIGHT > 0 ? prepareFewRel(models, places(), log) : []
+  const { file, oof } = trainModel(docs, { ...opts, log, extra })
   reportOof(
     oof,
     docs.map((d) => d.rel),

@@ -1180,3 +1180,35 @@ export function parseRelationModel(j: RelationModelFile): RelationModel {
     places: new Map(j.places),
   }
 }
+
+/**
+ * The features of a candidate that say how often a text of its kind relates such a pair rather
+ * than what it says of this one: the bias, the type pair, salience, position, co-occurrence
+ * counts, the text's length, how crowded the sentence is, the place table. Training data that
+ * holds only positives (one annotated pair per sentence) must not teach these: it would teach
+ * that every pair is related.
+ */
+export function priorFeatures(c: RelationCandidate): Set<number> {
+  // The pair's types as relationFeatures reads them (a state joins an organization as one does).
+  const s = c.source.entity.type
+  const t = c.target.entity.type
+  const tp = TYPE_ID[s === 'LOC' && t === 'ORG' ? 'ORG' : s] * 8 + TYPE_ID[t]
+  const out = new Set<number>([RELATION_BIAS, feat(R.tp, tp), feat(R.far2, tp), feat(R.xs, tp)])
+  const range = (template: number, n: number, b: number) => {
+    for (let v = 0; v < n; v++) out.add(feat(template, v, b))
+  }
+  range(R.sal, 16, tp)
+  range(R.first, 4, tp)
+  range(R.cooc, 4, tp)
+  range(R.only, 4, tp)
+  range(R.smc, 4, tp)
+  range(R.tmc, 4, tp)
+  range(R.sentPos, 11, tp)
+  range(R.docLen, 7, tp)
+  range(R.crowd, 7, tp)
+  range(R.crowd, 55, tp + 100)
+  range(R.place, 49, tp)
+  // typedCandidates keys the other sentences' count by the type-pair feature.
+  range(R.bagN, 4, feat(R.tp, tp))
+  return out
+}

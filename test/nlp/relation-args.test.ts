@@ -12,6 +12,7 @@ import {
   orgKind,
   paragraphsOf,
   personRoles,
+  priorFeatures,
   relationFeatures,
   sharedSurname,
   wordHashes,
@@ -440,4 +441,24 @@ t.test('a pronoun opening a later sentence of a paragraph that opens with a pers
     ['him=Peter Weber'],
     'a new paragraph: neither the subject nor a person of the paragraph before',
   )
+})
+
+t.test('positives-only training data: the features of how often a text relates a pair are left out, what it says is kept', async (t) => {
+  const text = 'Maria Schmidt is the guitarist of the band Radiohead.'
+  const doc = tokenize(text)
+  const ents = engine.extractEntities(doc, { all: true })
+  const anchors = anchorsBySentence(doc, ents)
+  const s = anchors[0].find((a) => a.entity.name === 'Maria Schmidt')!
+  const o = anchors[0].find((a) => a.entity.type === 'ORG')!
+  const words = wordHashes(doc)
+  const c = { source: s, target: o, sent: 0, sent2: 0 }
+  const fs = relationFeatures(doc, words, c, anchors, docContext(anchors, ents), [])
+  const prior = priorFeatures(c)
+  t.ok(prior.has(fs[0]) && prior.has(fs[1]), 'the bias and the type pair')
+  // Template 55: the text's length (one sentence) of a PER>ORG pair (type pair 1 * 8 + 2).
+  t.ok(fs.includes(feat(55, 1, 10)) && prior.has(feat(55, 1, 10)), "the text's length")
+  // Template 5: a word between the pair.
+  const guitarist = feat(5, words[doc.tokens.findIndex((x) => x.text === 'guitarist')], 10)
+  t.ok(fs.includes(guitarist) && !prior.has(guitarist), 'a word between the pair is kept')
+  t.ok(fs.filter((f) => !prior.has(f)).length > fs.length / 2, 'most features are kept')
 })
