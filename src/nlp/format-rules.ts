@@ -121,7 +121,7 @@ const placeSourceLine: FormatRule = {
       const k = sl.first
       if (!TITLE_CASE.test(toks[k].text) || sl.last - k > 6 || sl.last - k < 2) continue
       if (!/\n/.test(doc.text.slice(sl.end, sl.end + 2)) && sl.end !== doc.text.length) continue
-      if (k > 0 && !/\n\s*$/.test(doc.text.slice(Math.max(0, sl.start - 3), sl.start))) continue
+      if (k > 0 && !opensLine(doc.text, sl.start)) continue
       const split = placeEnd(doc, k, sl.last - 1, ctx)
       if (split < 0) continue
       let caps = true
@@ -138,6 +138,13 @@ const placeSourceLine: FormatRule = {
 
 const MONTH = /^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)(?:[a-z]*)\.?$/
 const DAY = /^\d{1,2}$/
+/** The dash (or underscore) that ends a dateline. */
+const DATELINE_END = /^(?:_|--|—|–)$/
+
+/** Whether `offset` opens a line: a line break, maybe with spaces, just before it. */
+function opensLine(text: string, offset: number): boolean {
+  return /\n\s*$/.test(text.slice(Math.max(0, offset - 3), offset))
+}
 
 /** The agency's name in brackets from `open` ("(" XINHUA ")", "(" ITAR - TASS ")"): the index of ")", or -1. */
 function bracketedAgency(doc: Tokenized, open: number): number {
@@ -161,7 +168,7 @@ const datedAgencyDateline: FormatRule = {
     for (let o = 3; o + 3 < toks.length; o++) {
       if (toks[o].text !== '(') continue
       const close = bracketedAgency(doc, o)
-      if (close < 0 || close + 1 >= toks.length || !/^(?:--|—|–|_)$/.test(toks[close + 1].text)) continue
+      if (close < 0 || close + 1 >= toks.length || !DATELINE_END.test(toks[close + 1].text)) continue
       // The date: "May 3" or "29 Apr", then an optional comma before it.
       const d1 = toks[o - 2].text
       const d2 = toks[o - 1].text
@@ -198,7 +205,7 @@ const agencyDateline: FormatRule = {
       if (toks[b + 2].sent !== toks[m.first].sent || b + 3 !== s.last || !ACRONYM.test(toks[b + 1].text)) continue
       if (ctx.gaz([toks[b + 1].text.toLowerCase()]) & GAZ_COMMON) continue
       // The line starts with the dateline: only places and commas from its start to the bracket.
-      if (s.start > 0 && !/\n\s*$/.test(doc.text.slice(Math.max(0, s.start - 3), s.start))) continue
+      if (s.start > 0 && !opensLine(doc.text, s.start)) continue
       let placesOnly = true
       for (let i = s.first; i < m.first; i++) {
         if (toks[i].text === ',') continue
@@ -213,7 +220,6 @@ const agencyDateline: FormatRule = {
 
 /** Words in capitals of a dateline's town: "MEMPHIS", "STOCKTON-ON-TEES", "ST." */
 const CAPS_TOWN_WORD = /^\p{Lu}[\p{Lu}.'-]*$/u
-const DATELINE_END = /^(?:_|--|—|–)$/
 
 const townDateline: FormatRule = {
   name: 'town-dateline',
@@ -226,7 +232,7 @@ const townDateline: FormatRule = {
     const toks = doc.tokens
     let out = mentions
     for (let k = 0; k + 2 < toks.length; k++) {
-      if (k > 0 && !/\n\s*$/.test(doc.text.slice(Math.max(0, toks[k].start - 3), toks[k].start))) continue
+      if (k > 0 && !opensLine(doc.text, toks[k].start)) continue
       let c = k
       while (c < toks.length && c - k < 5) {
         // A hyphen written inside the name ("STOCKTON-ON-TEES") joins its words.
