@@ -69,3 +69,17 @@ t.test('an analysis that came as text stays text until its objects are asked for
   t.equal(entry.analysis, entry.analysis, 'once')
   t.equal(analysisJson(entry.analysis), json, 'and still written as the same text')
 })
+
+t.test('every cache write has an IV of its own, across blocks of random bytes', async (t) => {
+  const written: string[] = []
+  const repo = {
+    put: async (_a: string, _k: string, payload: string, createdAt: Date) => (written.push(payload), createdAt),
+  } as unknown as CacheRepository
+  const cache = createAnalysisCache({ repo, clock: () => new Date(), maxBytes: 0 })
+  const k = cacheKey('m-1', '00000000-0000-0000-0000-000000000001', undefined, 'Tim Cook leads Apple.')
+  // More writes than one block of IVs serves, so that the block is drawn again.
+  for (let i = 0; i < 1000; i++) await cache.put(k, analysis)
+  const ivs = new Set(written.map((p) => Buffer.from(p, 'base64').subarray(0, 12).toString('hex')))
+  t.equal(ivs.size, written.length, 'no IV used twice')
+  t.equal(decrypt(k.secret, written[999]), JSON.stringify(analysis), 'a write after the first block reads back')
+})
