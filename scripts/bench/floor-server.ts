@@ -1,9 +1,10 @@
 // The floor of GET /v1/quota: bare Fastify plus the one thing the product decisions require of
 // every authenticated request beyond it, the database's word on the token (no cache may accept
 // a revoked token). Per request: the Bearer header, the token's checksum and SHA-256 (the
-// service's bearerTokenHash), the token look-up through the same batcher the service uses
-// (src/db/batcher.ts, two statements in flight) and the same statement text, sent by postgres.js directly (Drizzle only yields the text, once;
-// no plugins, no hooks, no metrics, no logging); then the same JSON as the bare baseline. A
+// service's bearerTokenHash), the token look-up through the same batcher the service uses, with
+// the service's batch size and statements in flight (src/db/token-batcher.ts), and the same
+// statement text, sent by postgres.js directly (Drizzle only yields the text, once; no plugins,
+// no hooks, no metrics, no logging); then the same JSON as the bare baseline. A
 // service bound by that decision can hardly answer a quota read with less, so its rate against
 // bare Fastify's is about the most the quota row can reach on the machine the bench runs on.
 // Usage: node --import tsx scripts/bench/floor-server.ts <quota.json> <database url>
@@ -12,6 +13,7 @@ import postgres from 'postgres'
 import { readFileSync } from 'node:fs'
 import { drizzle } from 'drizzle-orm/postgres-js'
 import { createBatcher } from '../../src/db/batcher.ts'
+import { MAX_BATCH, MAX_IN_FLIGHT } from '../../src/db/token-batcher.ts'
 import * as schema from '../../src/db/schema/index.ts'
 import type { Db } from '../../src/db/client.ts'
 import { createTokensRepository } from '../../src/db/repositories/tokens.ts'
@@ -36,8 +38,8 @@ if (!/\$1::timestamptz/.test(LOOKUP) || !/"day" = \$2\b/.test(LOOKUP) || !/= any
   throw new Error(`floor-server: unexpected look-up statement: ${LOOKUP}`)
 
 const lookup = createBatcher<string, boolean>({
-  maxBatch: () => 256,
-  maxInFlight: 2,
+  maxBatch: () => MAX_BATCH,
+  maxInFlight: MAX_IN_FLIGHT,
   async run(day, batch) {
     const hashes = [...new Set(batch.map((w) => w.item))]
     const rows = await sql.unsafe(LOOKUP, [new Date().toISOString(), day, hashes], { prepare: true }).values()

@@ -7,12 +7,12 @@ import type { TokenPrincipal, TokensRepository } from './repositories/tokens.ts'
 import { createBatcher } from './batcher.ts'
 
 /** Look-ups answered by one statement at most. */
-const MAX_BATCH = 256
+export const MAX_BATCH = 256
 /**
  * Look-up statements in flight at once. One: a second would halve the batches and keep a second
  * database backend awake, which costs PostgreSQL more CPU per request than the wait it saves.
  */
-const MAX_IN_FLIGHT = 1
+export const MAX_IN_FLIGHT = 1
 
 interface Lookup {
   hash: string
