@@ -80,6 +80,41 @@ for (const [sentence, inner, outer, todo] of ONE_DIRECTION) {
   })
 }
 
+// A killing stated with a rarer verb, or in the passive with the killer after "by": the kill
+// words are read as one class between two persons, with the pair's order. A `todo` row is a
+// known miss of the committed model, kept visible.
+const KILLINGS: [string, string, string, string?][] = [
+  ['Mark Chapman shot dead the musician Paul Rowe outside his apartment in New York.', 'Mark Chapman', 'Paul Rowe'],
+  [
+    'Ramon Mercader killed Leon Trotsky with an ice axe in Mexico City.',
+    'Ramon Mercader',
+    'Leon Trotsky',
+    'scored 0.48 the right way round (0.17 before the kill words), under the killed threshold 0.56',
+  ],
+  [
+    'Leon Trotsky was murdered by Ramon Mercader in Mexico City.',
+    'Ramon Mercader',
+    'Leon Trotsky',
+    'scored 0.38 the right way round (before the kill words: 0.24 the wrong way), under the killed threshold 0.56',
+  ],
+]
+
+for (const [sentence, killer, victim, todo] of KILLINGS) {
+  t.test(`killed, killer first: ${sentence}`, async (t) => {
+    const a = analyze(sentence + FILLER, { language: 'en' })
+    const killed = a.relations.filter((r) => r.type === 'killed')
+    t.ok(
+      killed.some((r) => r.source === killer && r.target === victim),
+      JSON.stringify(killed.map((r) => [r.source, r.target, r.confidence])),
+      { todo },
+    )
+    t.notOk(
+      killed.some((r) => r.source === victim && r.target === killer),
+      'not the other way round',
+    )
+  })
+}
+
 // The relation read through the pronoun is a marriage: residence ("she was living in Berlin")
 // is now learned from Re-DocRED too, whose articles rarely annotate it, and scores below its
 // reporting threshold there.
