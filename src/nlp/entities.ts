@@ -56,7 +56,7 @@ export function cleanName(s: string): string {
 }
 
 const HONORIFIC =
-  /^(mr|mrs|ms|miss|dr|prof|sir|dame|lord|lady|president|senator|sen|rep|gov|governor|gen|general|col|capt|judge|justice|king|queen|prince|princess|pope|rev|st|saint|chairman|minister|premier|chancellor)\.?$/i
+  /^(mr|mrs|ms|miss|dr|prof|sir|dame|lord|lady|president|senator|sen|rep|gov|governor|gen|general|col|capt|judge|justice|king|queen|prince|princess|pope|rev|st|saint|chairman|minister|premier|chancellor|vice|rear|admiral|marshal|colonel|lieutenant|sergeant|commander|commodore|brigadier|ensign|bishop|archbishop|cardinal|reverend|emperor|empress|tsar|czar|sultan|emir|doge|detective|commissioner)\.?$/i
 
 function words(name: string): string[] {
   return name.split(/\s+/).filter(Boolean)
@@ -90,7 +90,8 @@ export function buildEntities(mentions: Mention[], textLength: number): Entity[]
     const name = cleanName(m.text)
     if (!name || !/[\p{L}\p{N}]/u.test(name)) continue
     let ws = words(name)
-    if (m.type === 'PER') while (ws.length > 1 && HONORIFIC.test(ws[0])) ws = ws.slice(1)
+    // A title goes, not the name it is part of ("Princess of Wales").
+    if (m.type === 'PER') while (ws.length > 1 && HONORIFIC.test(ws[0]) && /^\p{Lu}/u.test(ws[1])) ws = ws.slice(1)
     // "The Associated Press" and "Associated Press" are one organization.
     if (m.type === 'ORG' && ws.length > 1 && /^the$/i.test(ws[0])) ws = ws.slice(1)
     // A lower-case article is no part of any name ("the United States"; "The Hague" keeps its own).
@@ -198,7 +199,7 @@ export function mentionFromTokens(text: string, tokens: Token[], first: number, 
  */
 export function spellsName(entity: Entity, text: string): boolean {
   let ws = words(cleanName(text))
-  if (entity.type === 'PER') while (ws.length > 1 && HONORIFIC.test(ws[0])) ws = ws.slice(1)
+  if (entity.type === 'PER') while (ws.length > 1 && HONORIFIC.test(ws[0]) && /^\p{Lu}/u.test(ws[1])) ws = ws.slice(1)
   if (entity.type === 'ORG' && ws.length > 1 && /^the$/i.test(ws[0])) ws = ws.slice(1)
   else if (ws.length > 1 && ws[0] === 'the') ws = ws.slice(1)
   return key(ws.join(' ')) === key(entity.name)

@@ -100,6 +100,27 @@ t.test('a lower-case article is no part of a name; a capitalised one of a place 
   t.same(merged('He left The Hague .', [[2, 4, 'LOC']]), ['LOC:The Hague'])
 })
 
+t.test("a ruler's or an officer's title goes from a person's name, not from the name it is part of", async (t) => {
+  t.same(merged('Admiral James Greer spoke .', [[0, 3, 'PER']]), ['PER:James Greer'])
+  t.same(merged('Vice Admiral Robert Ghormley spoke .', [[0, 4, 'PER']]), ['PER:Robert Ghormley'])
+  t.same(merged('The Princess of Wales spoke .', [[1, 4, 'PER']]), ['PER:Princess of Wales'])
+})
+
+t.test("a title before names is a person's; before a street, a hall or a firm's word it is not", async (t) => {
+  t.ok(typed('Pope Paul VI visited the city.').includes('PER:Pope Paul VI'))
+  t.ok(typed('The treaty was signed by King Louis XIV in 1685.').includes('PER:King Louis XIV'))
+  t.notOk(typed('Cardinal Health reported earnings.').some((m) => m.startsWith('PER:')))
+  t.ok(typed('She sang at the Queen Elizabeth Hall in London.').includes('LOC:Queen Elizabeth Hall'))
+  t.ok(typed('The shop on King Street closed.').includes('LOC:King Street'))
+})
+
+t.test('a name ending in a lake, a glacier or a road is a place; a person so named is not', async (t) => {
+  t.ok(typed('They camped near Clark Lake last summer.').includes('LOC:Clark Lake'))
+  t.ok(typed('The Mendenhall Glacier is retreating.').includes('LOC:Mendenhall Glacier'))
+  t.ok(typed('Ricki Lake said she would return.').includes('PER:Ricki Lake'))
+  t.ok(typed('World Bridge Federation officials met.').includes('ORG:World Bridge Federation'))
+})
+
 t.test('a word wink splits at a letter beyond Latin-1 is one token again; "cannot" stays two', async (t) => {
   const words = (s: string) => tokenize(s).tokens.map((x) => x.text)
   t.same(words('Lech Wałęsa met Stanisław Leszczyński in Timișoara.'), [
