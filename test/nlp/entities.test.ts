@@ -121,6 +121,11 @@ t.test('a name ending in a lake, a glacier or a road is a place; a person so nam
   t.ok(typed('World Bridge Federation officials met.').includes('ORG:World Bridge Federation'))
 })
 
+t.test("a miscellaneous span ending in a body's or a place's word is an organization or a place; a conference is neither", async (t) => {
+  t.ok(typed('The painters founded the Pre-Raphaelite Brotherhood in 1848.').includes('ORG:Pre-Raphaelite Brotherhood'))
+  t.same(typed('The Western Conference finals began.'), [])
+})
+
 t.test('a word wink splits at a letter beyond Latin-1 is one token again; "cannot" stays two', async (t) => {
   const words = (s: string) => tokenize(s).tokens.map((x) => x.text)
   t.same(words('Lech Wałęsa met Stanisław Leszczyński in Timișoara.'), [
