@@ -104,11 +104,32 @@ export function tokenize(text: string): Tokenized {
       winkSent = sentOf[i]
       forceBreak = false
     }
+    // wink's tokenizer breaks a word at letters outside Latin-1 ("Leszczy|ń|ski", "Wa|łę|sa",
+    // "Timi|ș|oara"): touching pieces of letters, one of them with such a letter, are one word.
+    const prev = tokens[tokens.length - 1]
+    if (prev && prev.end === start && prev.sent === curSent && splitWord(prev.text, v)) {
+      prev.text = text.slice(prev.start, end)
+      prev.end = end
+      // A lone letter beyond Latin-1 is often tagged X or SYM; the rest of the word knows better.
+      if (prev.pos === 'X' || prev.pos === 'SYM') prev.pos = pos[i]
+      continue
+    }
     // Found at start, so text.slice(start, end) is v itself: no copy needed.
     tokens.push({ text: v, start, end, pos: pos[i], sent: curSent })
   }
   if (curSent >= 0) closeSentence(sentences, tokens)
   return { text, tokens, sentences }
+}
+
+const LETTERS = /^[\p{L}\p{M}]+$/u
+const BEYOND_LATIN1 = /[\u0100-\u{10ffff}]/u
+
+/**
+ * Two touching pieces of one word that wink split apart: both letters only, and one of them
+ * holds a letter beyond Latin-1 (wink splits "cannot" and "gonna" on purpose; those stay apart).
+ */
+function splitWord(a: string, b: string): boolean {
+  return LETTERS.test(a) && LETTERS.test(b) && (BEYOND_LATIN1.test(a) || BEYOND_LATIN1.test(b))
 }
 
 /** Empty or all white space (as /^\s*$/), without running a regular expression for every token. */

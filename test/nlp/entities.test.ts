@@ -2,7 +2,7 @@
 import t from 'tap'
 import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { REPORT_CUT } from '../../src/nlp/confidence.ts'
-import { cleanName } from '../../src/nlp/entities.ts'
+import { buildEntities, cleanName, mentionFromTokens, type EntityType } from '../../src/nlp/entities.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { splitJoined, spreadStated, titleStart } from '../../src/nlp/mentions.ts'
 import { CONFIDENCE_FEATURES, confidenceFeatures, registerOf } from '../../src/nlp/confidence.ts'
@@ -53,6 +53,93 @@ t.test('mentions of one entity merge to one canonical name', async (t) => {
   t.ok(e.persons.includes('Tim Cook'))
   t.notOk(e.persons.includes('Cook'), 'the surname alone is not a second person')
   t.equal(e.persons.filter((p) => p.includes('Cook')).length, 1)
+})
+
+/** Canonical entities of hand-made mentions (token ranges and types) of a text, as `TYPE:name`. */
+const merged = (text: string, spans: [number, number, EntityType][]) => {
+  const doc = tokenize(text)
+  return buildEntities(
+    spans.map(([a, b, type]) => mentionFromTokens(text, doc.tokens, a, b, type)),
+    text.length,
+  ).map((e) => `${e.type}:${e.name}`)
+}
+
+t.test('a place inside a longer place name stays a place of its own; a person or a firm joins its full name', async (t) => {
+  // "Vienna International Airport ( Vienna )": tokens 0-3 and 4.
+  t.same(
+    merged('Vienna International Airport serves Vienna .', [
+      [0, 3, 'LOC'],
+      [4, 5, 'LOC'],
+    ]).sort(),
+    ['LOC:Vienna', 'LOC:Vienna International Airport'],
+  )
+  t.same(
+    merged('Tim Cook met Cook .', [
+      [0, 2, 'PER'],
+      [3, 4, 'PER'],
+    ]),
+    ['PER:Tim Cook'],
+  )
+  t.same(
+    merged('Apple Inc. hired Apple staff .', [
+      [0, 2, 'ORG'],
+      [3, 4, 'ORG'],
+    ]),
+    ['ORG:Apple Inc.'],
+  )
+})
+
+t.test('a lower-case article is no part of a name; a capitalised one of a place is', async (t) => {
+  t.same(
+    merged('He left the United States for the Hague .', [
+      [2, 5, 'LOC'],
+      [6, 8, 'LOC'],
+    ]).sort(),
+    ['LOC:Hague', 'LOC:United States'],
+  )
+  t.same(merged('He left The Hague .', [[2, 4, 'LOC']]), ['LOC:The Hague'])
+})
+
+t.test("a ruler's or an officer's title goes from a person's name, not from the name it is part of", async (t) => {
+  t.same(merged('Admiral James Greer spoke .', [[0, 3, 'PER']]), ['PER:James Greer'])
+  t.same(merged('Vice Admiral Robert Ghormley spoke .', [[0, 4, 'PER']]), ['PER:Robert Ghormley'])
+  t.same(merged('The Princess of Wales spoke .', [[1, 4, 'PER']]), ['PER:Princess of Wales'])
+})
+
+t.test("a title before names is a person's; before a street, a hall or a firm's word it is not", async (t) => {
+  t.ok(typed('Pope Paul VI visited the city.').includes('PER:Pope Paul VI'))
+  t.ok(typed('The treaty was signed by King Louis XIV in 1685.').includes('PER:King Louis XIV'))
+  t.notOk(typed('Cardinal Health reported earnings.').some((m) => m.startsWith('PER:')))
+  t.ok(typed('She sang at the Queen Elizabeth Hall in London.').includes('LOC:Queen Elizabeth Hall'))
+  t.ok(typed('The shop on King Street closed.').includes('LOC:King Street'))
+})
+
+t.test('a name ending in a lake, a glacier or a road is a place; a person so named is not', async (t) => {
+  t.ok(typed('They camped near Clark Lake last summer.').includes('LOC:Clark Lake'))
+  t.ok(typed('The Mendenhall Glacier is retreating.').includes('LOC:Mendenhall Glacier'))
+  t.ok(typed('Ricki Lake said she would return.').includes('PER:Ricki Lake'))
+  t.ok(typed('World Bridge Federation officials met.').includes('ORG:World Bridge Federation'))
+})
+
+t.test("a miscellaneous span ending in a body's or a place's word is an organization or a place; a conference is neither", async (t) => {
+  t.ok(typed('The painters founded the Pre-Raphaelite Brotherhood in 1848.').includes('ORG:Pre-Raphaelite Brotherhood'))
+  t.same(typed('The Western Conference finals began.'), [])
+})
+
+t.test('a word wink splits at a letter beyond Latin-1 is one token again; "cannot" stays two', async (t) => {
+  const words = (s: string) => tokenize(s).tokens.map((x) => x.text)
+  t.same(words('Lech Wałęsa met Stanisław Leszczyński in Timișoara.'), [
+    'Lech',
+    'Wałęsa',
+    'met',
+    'Stanisław',
+    'Leszczyński',
+    'in',
+    'Timișoara',
+    '.',
+  ])
+  t.same(words('He cannot come.'), ['He', 'can', 'not', 'come', '.'])
+  t.same(words('Ōsaka-wan'), ['Ōsaka', '-', 'wan'])
 })
 
 t.test('the mixed-case spelling names an entity seen in an all-caps headline', async (t) => {
