@@ -519,6 +519,7 @@ const R = {
   pairCue: 57,
   pairCueFar: 60,
   placeCue: 71,
+  orgSide: 72,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -743,6 +744,7 @@ export function relationFeatures(
   pushPairCues(f, words, s, t, a, b, sent, tp)
   pushFarPairCues(f, words, s, t, a, b, tp)
   pushPlaceCues(f, words, s, t, a, b, tp)
+  pushOrgSideCues(f, words, s, t, forward, sent, tp)
   f.push(feat(R.pre, a.first - 1 >= sent.first ? words[a.first - 1] : 1, tp), feat(R.post, b.last < sent.last ? words[b.last] : 2, tp))
   if (dist === 1 && words[a.last] === COMMA) f.push(feat(R.app, tp))
   if (dist === 1 && POSSESSIVE.has(words[a.last])) f.push(feat(R.poss, tp))
@@ -850,6 +852,32 @@ function pushPlaceCues(f: number[], words: Uint32Array, s: Anchor, t: Anchor, a:
   }
   const far = b.first - a.last > 12 ? 1 : 0
   for (let k = 0; k < PLACE_CUE_CLASSES.length; k++) if (bits & (1 << k)) f.push(feat(R.placeCue, k * 2 + far, tp))
+}
+
+/**
+ * Classes of PAIR_CUE_CLASSES said next to the organization on the person's side ("X , chairman
+ * of the Y", "X joined Y", "Y 's president X", "Y chairman X"): the role the person holds there.
+ * Re-DocRED counts a chairperson as works_for and a club's player or a party's member as
+ * member_of; the same words elsewhere in a long gap may be said of someone else.
+ */
+function pushOrgSideCues(
+  f: number[],
+  words: Uint32Array,
+  s: Anchor,
+  t: Anchor,
+  forward: boolean,
+  sent: { first: number; last: number },
+  tp: number,
+): void {
+  if (s.entity.type !== 'PER' || t.entity.type !== 'ORG') return
+  const bits = forward
+    ? cueBits(words, Math.max(s.last, t.first - 3), t.first, 0)
+    : cueBits(words, t.last, Math.min(s.first, t.last + 3, sent.last), 0)
+  if (!bits) return
+  const kind = orgKind(t.entity)
+  const fw = forward ? 1 : 0
+  for (let k = 0; k < 14; k += 2)
+    if (bits & (1 << k)) f.push(feat(R.orgSide, k + fw, tp), feat(R.orgSide, 100 + (k + fw) * 16 + kind, tp))
 }
 
 /** Bits of the PAIR_CUE classes of words [from, to), `near` 0 between the pair, 1 around it. */
