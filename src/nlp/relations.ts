@@ -518,7 +518,6 @@ const R = {
   docLen: 55,
   pairCue: 57,
   pairCueFar: 60,
-  placeCue: 71,
   orgSide: 72,
   kinList: 73,
 } as const
@@ -744,7 +743,6 @@ export function relationFeatures(
   f.push(feat(R.verbs, Math.min(verbs, 2), tp))
   pushPairCues(f, words, s, t, a, b, sent, tp)
   pushFarPairCues(f, words, s, t, a, b, tp)
-  pushPlaceCues(f, words, s, t, a, b, tp)
   pushOrgSideCues(f, words, s, t, forward, sent, tp)
   pushKinList(f, words, a, b, sentAnchors, sent, tp)
   f.push(feat(R.pre, a.first - 1 >= sent.first ? words[a.first - 1] : 1, tp), feat(R.post, b.last < sent.last ? words[b.last] : 2, tp))
@@ -832,28 +830,6 @@ function pushFarPairCues(f: number[], words: Uint32Array, s: Anchor, t: Anchor, 
   if (!bits) return
   const kind = orgKind(t.entity)
   for (let k = 0; k < 14; k += 2) if (bits & (1 << k)) f.push(feat(R.pairCueFar, k, tp), feat(R.pairCueFar, 100 + k * 16 + kind, tp))
-}
-
-// What is said between a person and a place: birth, residence, death. An encyclopaedia puts
-// them in the bracket after the name ("X ( born 3 May 1920 in Y ; died … )"), often more than
-// 12 words from the place, where the words between are not read one by one.
-const PLACE_CUE_CLASSES: [number, string][] = [
-  [0, 'born birthplace native birth'],
-  [1, 'lived lives living resided resides resident residence moved settled emigrated relocated'],
-  [2, 'died dies death buried'],
-]
-const PLACE_CUE = wordClasses(PLACE_CUE_CLASSES)
-
-/** Classes of PLACE_CUE_CLASSES between a person and a place of one sentence, with whether the pair is more than 12 words apart. */
-function pushPlaceCues(f: number[], words: Uint32Array, s: Anchor, t: Anchor, a: Anchor, b: Anchor, tp: number): void {
-  if (s.entity.type !== 'PER' || t.entity.type !== 'LOC') return
-  let bits = 0
-  for (let i = a.last; i < b.first; i++) {
-    const k = PLACE_CUE.get(words[i])
-    if (k !== undefined) bits |= 1 << k
-  }
-  const far = b.first - a.last > 12 ? 1 : 0
-  for (let k = 0; k < PLACE_CUE_CLASSES.length; k++) if (bits & (1 << k)) f.push(feat(R.placeCue, k * 2 + far, tp))
 }
 
 /**
