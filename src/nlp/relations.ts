@@ -854,8 +854,7 @@ function pushOrgSideCues(
   if (!bits) return
   const kind = orgKind(t.entity)
   const fw = forward ? 1 : 0
-  for (let k = 0; k < 14; k += 2)
-    if (bits & (1 << k)) f.push(feat(R.orgSide, k + fw, tp), feat(R.orgSide, 100 + (k + fw) * 16 + kind, tp))
+  for (let k = 0; k < 14; k += 2) if (bits & (1 << k)) f.push(feat(R.orgSide, k + fw, tp), feat(R.orgSide, 100 + (k + fw) * 16 + kind, tp))
 }
 
 const KIN_WORDS = new Set(
