@@ -519,6 +519,8 @@ const R = {
   pairCue: 57,
   pairCueFar: 60,
   killCue: 70,
+  orgSide: 72,
+  kinList: 73,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -743,6 +745,8 @@ export function relationFeatures(
   pushPairCues(f, words, s, t, a, b, sent, tp)
   pushFarPairCues(f, words, s, t, a, b, tp)
   if (sType === 'PER' && t.entity.type === 'PER') pushKillCues(f, words, a, b, sent, tp, forward)
+  pushOrgSideCues(f, words, s, t, forward, sent, tp)
+  pushKinList(f, words, a, b, sentAnchors, sent, tp)
   f.push(feat(R.pre, a.first - 1 >= sent.first ? words[a.first - 1] : 1, tp), feat(R.post, b.last < sent.last ? words[b.last] : 2, tp))
   if (dist === 1 && words[a.last] === COMMA) f.push(feat(R.app, tp))
   if (dist === 1 && POSSESSIVE.has(words[a.last])) f.push(feat(R.poss, tp))
@@ -828,6 +832,64 @@ function pushFarPairCues(f: number[], words: Uint32Array, s: Anchor, t: Anchor, 
   if (!bits) return
   const kind = orgKind(t.entity)
   for (let k = 0; k < 14; k += 2) if (bits & (1 << k)) f.push(feat(R.pairCueFar, k, tp), feat(R.pairCueFar, 100 + k * 16 + kind, tp))
+}
+
+/**
+ * Classes of PAIR_CUE_CLASSES said next to the organization on the person's side ("X , chairman
+ * of the Y", "X joined Y", "Y 's president X", "Y chairman X"): the role the person holds there.
+ * Re-DocRED counts a chairperson as works_for and a club's player or a party's member as
+ * member_of; the same words elsewhere in a long gap may be said of someone else.
+ */
+function pushOrgSideCues(
+  f: number[],
+  words: Uint32Array,
+  s: Anchor,
+  t: Anchor,
+  forward: boolean,
+  sent: { first: number; last: number },
+  tp: number,
+): void {
+  if (s.entity.type !== 'PER' || t.entity.type !== 'ORG') return
+  const bits = forward
+    ? cueBits(words, Math.max(s.last, t.first - 3), t.first, 0)
+    : cueBits(words, t.last, Math.min(s.first, t.last + 3, sent.last), 0)
+  if (!bits) return
+  const kind = orgKind(t.entity)
+  const fw = forward ? 1 : 0
+  for (let k = 0; k < 14; k += 2) if (bits & (1 << k)) f.push(feat(R.orgSide, k + fw, tp), feat(R.orgSide, 100 + (k + fw) * 16 + kind, tp))
+}
+
+const KIN_WORDS = new Set(
+  'children child sons son daughters daughter siblings sibling brothers brother sisters sister wife husband married father mother parents cousins cousin'
+    .split(' ')
+    .map((w) => fnv(w)),
+)
+const LIST_GLUE = new Set([COMMA, fnv('and'), fnv('&')])
+
+/**
+ * Two persons of one list ("his four children , A , B , C and D", "siblings A , B and C": only
+ * commas, "and" and other persons between) and whether a kin word comes shortly before the
+ * list: Re-DocRED relates every pair of such a list, which no word between them says.
+ */
+function pushKinList(
+  f: number[],
+  words: Uint32Array,
+  a: Anchor,
+  b: Anchor,
+  sentAnchors: Anchor[],
+  sent: { first: number; last: number },
+  tp: number,
+): void {
+  if (a.entity.type !== 'PER' || b.entity.type !== 'PER' || a.pronoun || b.pronoun) return
+  let listed = 1
+  for (let i = a.last; i < b.first && listed; i++) {
+    if (LIST_GLUE.has(words[i])) continue
+    const inPerson = sentAnchors.some((o) => o.entity.type === 'PER' && !o.pronoun && i >= o.first && i < o.last)
+    if (!inPerson) listed = 0
+  }
+  let kin = 0
+  for (let i = Math.max(sent.first, a.first - 12); i < a.first && !kin; i++) if (KIN_WORDS.has(words[i])) kin = 1
+  if (listed || kin) f.push(feat(R.kinList, listed * 2 + kin, tp))
 }
 
 // Words that say one person killed another, pooled: each alone is seen a few times in the
