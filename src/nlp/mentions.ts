@@ -224,9 +224,6 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       if (e > 0) {
         out.push(mentionFromTokens(doc.text, doc.tokens, s.first, e, 'ORG'))
         for (let k = s.last; k < e; k++) taken[k] = 1
-      } else if (!noisy && recordLabel(doc, s.first, s.last)) {
-        // A record label the tagger read as miscellaneous (a work's or an event's name).
-        out.push({ ...mentionFromTokens(doc.text, doc.tokens, s.first, s.last, 'ORG'), stated: true })
       } else if (!noisy && placeApposition(doc, s.first, s.last, ctx)) {
         // "Kecskemet (site of the printing house)", "Lutsk, a city in Ukraine": what the name is
         // described as is a place.
@@ -302,7 +299,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     if (!noisy && b - a > 1 && AWARD_END.test(doc.tokens[b - 1].text)) continue
     // "Warp Records", "Interscope Records": a record label is an organization (the "Guinness Book
     // of Records" is not one).
-    if (type !== 'ORG' && !noisy && recordLabel(doc, a, b)) {
+    if (type !== 'ORG' && !noisy && b - a > 1 && doc.tokens[b - 1].text === 'Records' && doc.tokens[b - 2].text !== 'of') {
       type = 'ORG'
       stated = true
     }
@@ -679,11 +676,6 @@ function seatName(doc: Tokenized, a: number, b: number): boolean {
 }
 
 const BOOK_CLUB = /^(?:Club|Society|Association|Company|Press|Foundation|Trust)$/
-
-/** [a, b) is a record label's name: "Warp Records", not "the Guinness Book of Records". */
-function recordLabel(doc: Tokenized, a: number, b: number): boolean {
-  return b - a > 1 && doc.tokens[b - 1].text === 'Records' && doc.tokens[b - 2].text !== 'of'
-}
 
 /** [a, b) holds "Book of" and a word after it, and does not end in a club's or publisher's word. */
 function bookOfName(doc: Tokenized, a: number, b: number): boolean {
