@@ -467,17 +467,15 @@ export function trainNer(opts: NerTrainOptions): void {
 
 /**
  * Word vectors for the tagger: the vocabulary of the word clusters (the same corpora and `TOP`),
- * each scaled to length `TEA_EMB_SCALE` (default 2: an update moves a word's vector score four
- * times as much as one binary feature's; cross-validated against length 1 in
- * docs/experiments/multi-domain-tagger.md), by lower-case word hash. `TEA_EMB=0` trains without
- * them (an empty table).
+ * each scaled to length `TEA_EMB_SCALE` (default 1, the weight of one binary feature), by
+ * lower-case word hash. `TEA_EMB=0` trains without them (an empty table).
  */
 function embeddings(): { row: Map<number, number>; hashes: Uint32Array; X: Float32Array } {
   if (process.env.TEA_EMB === '0') return { row: new Map(), hashes: new Uint32Array(0), X: new Float32Array(0) }
   const wanted = new Set<string>()
   for (const f of CORPORA) for (const ex of readJsonl(f)) for (const w of ex.text.split(/\s+/)) if (w) wanted.add(w.toLowerCase())
   const v = loadVectors(wanted, TOP)
-  const scale = Number(process.env.TEA_EMB_SCALE ?? 2)
+  const scale = Number(process.env.TEA_EMB_SCALE ?? 1)
   const row = new Map<number, number>()
   const hashes: number[] = []
   const rows: number[] = []
