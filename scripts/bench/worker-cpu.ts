@@ -4,7 +4,8 @@
 // worker itself. Prints one JSON line per window of `window` seconds (the warm-up curve) and a
 // summary of the measured windows.
 // Usage: node [flags] --import tsx scripts/bench/worker-cpu.ts '<json spec>'
-//   {"mode":"inprocess"|"worker","chars":2000,"seconds":20,"warmup":5,"window":5,"workers":1,"young":16,"old":256,"perWorker":1}
+//   {"mode":"inprocess"|"worker","chars":2000,"seconds":20,"warmup":5,"window":5,"workers":1,"young":16,"old":256,"perWorker":1,"shared":true}
+// `shared` false: each worker loads its own copy of the models instead of the pool's shared one.
 import { readFileSync, readdirSync } from 'node:fs'
 import { Piscina } from 'piscina'
 import { bundleEntry } from '../../src/bundle.mjs'
@@ -21,8 +22,18 @@ interface Spec {
   old?: number
   /** Tasks handed to each worker at once: 2 sends the next while one runs (the worker then never sleeps between tasks). */
   perWorker?: number
+  /** The workers read the models the main thread loaded into shared memory, as the service's pool does. */
+  shared?: boolean
 }
-const spec = { workers: 1, young: 16, old: 256, window: 5, warmup: 5, ...(JSON.parse(process.argv[2] ?? '{}') as Partial<Spec>) } as Spec
+const spec = {
+  workers: 1,
+  young: 16,
+  old: 256,
+  window: 5,
+  warmup: 5,
+  shared: true,
+  ...(JSON.parse(process.argv[2] ?? '{}') as Partial<Spec>),
+} as Spec
 
 const base = makeText(spec.chars)
 let n = 0
@@ -58,8 +69,11 @@ if (spec.mode === 'inprocess') {
   }
 } else {
   const filename = await bundleEntry(new URL('../../src/analysis/worker.ts', import.meta.url), 'worker')
+  const nlp = await import('../../src/nlp/index.ts')
+  const { shareEngineModels } = await import('../../src/nlp/shared-models.ts')
   pool = new Piscina({
     filename,
+    workerData: spec.shared ? { models: shareEngineModels(nlp.loadEngineModels()) } : {},
     minThreads: spec.workers,
     maxThreads: spec.workers,
     concurrentTasksPerWorker: spec.perWorker ?? 1,
@@ -125,6 +139,7 @@ process.stdout.write(
     otherUs: med(measured.map((w) => w.otherUs)),
     processUs: med(measured.map((w) => w.processUs)),
     rss: Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024,
+    rssNow: Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024,
   }) + '\n',
 )
 await pool?.close()

@@ -1,7 +1,8 @@
 // The extraction in a pool of worker threads (piscina), so that a 30,000-character analysis
 // never stalls the event loop that answers quota look-ups and cached results.
-// - Each worker loads the model once, when it starts (src/analysis/worker.ts imports the engine;
-//   the workers run it as one plain-JavaScript bundle, src/bundle.mjs).
+// - The models load once, here, into shared memory that every worker reads (nlp/shared-models.ts);
+//   each worker builds its engine over them when it starts (src/analysis/worker.ts; the workers
+//   run it as one plain-JavaScript bundle, src/bundle.mjs).
 // - The queue is bounded: past `queueMax` waiting analyses the pool refuses work (503 OVERLOADED).
 // - The queue is shared fairly between accounts (places, turns and eviction below): one account
 //   flooding a node neither fills the queue against the others nor makes them wait behind it.
@@ -24,7 +25,7 @@ import {
   type AnalyzerCall,
   type PlaceOwner,
 } from './analyzer.ts'
-import type { WorkerResult, WorkerTask } from './worker.ts'
+import type { WorkerData, WorkerResult, WorkerTask } from './worker.ts'
 import { bundleEntry } from '../bundle.mjs'
 import { cancelTask, newTaskState } from './task-state.ts'
 
@@ -91,9 +92,18 @@ export interface PoolAnalyzer extends Analyzer {
   readonly pool: Piscina
 }
 
+/** The models every worker of a pool running the real worker reads; a stand-in worker (tests) gets none. */
+async function workerData(opts: PoolOptions): Promise<WorkerData> {
+  if (opts.filename && opts.filename !== TSX_WORKER) return {}
+  const [{ loadEngineModels }, { shareEngineModels }] = await Promise.all([import('../nlp/index.ts'), import('../nlp/shared-models.ts')])
+  return { models: shareEngineModels(loadEngineModels()) }
+}
+
 export async function createPoolAnalyzer(opts: PoolOptions): Promise<PoolAnalyzer> {
   const pool = new Piscina<WorkerTask, WorkerResult>({
     filename: await workerFile(opts),
+    // Every worker, and each one started to replace another, is handed the same shared memory.
+    workerData: await workerData(opts),
     minThreads: opts.workers,
     maxThreads: opts.workers,
     // The bound is kept here (below): piscina is handed at most one task per worker, so its own

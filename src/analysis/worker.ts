@@ -1,8 +1,11 @@
-// The task run by each pool worker thread: the models load once, when the worker starts;
-// every task after that is one pure extraction.
+// The task run by each pool worker thread: the engine is built once, when the worker starts,
+// over the models the pool shares with every worker (`workerData`, see nlp/shared-models.ts),
+// or over its own copy of the files when given none; every task after that is one pure extraction.
 import { readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
+import { workerData } from 'node:worker_threads'
 import { createEngine, loadEngineModels } from '../nlp/index.ts'
+import { engineModelsFromShared, type SharedEngineModels } from '../nlp/shared-models.ts'
 import type { AnalyzeOptions, Analysis } from '../nlp/types.ts'
 import { claimTask } from './task-state.ts'
 import { viewText, type ViewOptions } from './view.ts'
@@ -42,7 +45,13 @@ try {
   // not Linux, or not permitted: run at the default priority
 }
 
-const engine = createEngine(loadEngineModels())
+/** What the pool hands each worker when it starts. */
+export interface WorkerData {
+  models?: SharedEngineModels
+}
+
+const shared = (workerData as WorkerData | null)?.models
+const engine = createEngine(shared ? engineModelsFromShared(shared) : loadEngineModels())
 
 export default function run(task: WorkerTask): WorkerResult {
   if (!claimTask(task.state)) return { skipped: true }

@@ -106,7 +106,7 @@ export function buildModel(
  * Most scored tokens are outside an entity, where only the eleven OUTSIDE_TAGS can follow: their
  * columns in rows of their own, each weight already the float32 that `Math.fround(w * scale)`
  * makes of it, so that scoring such a token neither multiplies nor rounds, and reads one row of
- * 44 bytes (3.7 MB more per worker). The sums take the same values in the same order.
+ * 44 bytes (3.7 MB more per node: the pool's workers share one copy). The sums take the same values in the same order.
  */
 function outsideColumns(weights: Float32Array | Int16Array, scale: number): Float32Array {
   const rows = weights.length / NTAGS

@@ -10,7 +10,8 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { createPoolAnalyzer, TSX_WORKER, type PoolAnalyzer } from '../../src/analysis/pool.ts'
 import { bundleEntry } from '../../src/bundle.mjs'
-import type { WorkerResult, WorkerTask } from '../../src/analysis/worker.ts'
+import type { WorkerData, WorkerResult, WorkerTask } from '../../src/analysis/worker.ts'
+import type { EngineModels } from '../../src/nlp/index.ts'
 import { createInlineAnalyzer } from '../../src/analysis/analyzer.ts'
 import { applyOptions } from '../../src/analysis/service.ts'
 import { cancelTask, newTaskState } from '../../src/analysis/task-state.ts'
@@ -231,6 +232,30 @@ t.test('the real worker: the model loads in each worker, results equal the inlin
     directView,
     applyOptions(await inline.analyze(fresh, { language: 'en' }), other, fresh),
     'a view the worker wrote equals the inline one',
+  )
+})
+
+t.test('the workers read one copy of the models, in memory shared with the main thread', async (t) => {
+  const analyzer = await createPoolAnalyzer({ workers: 2, queueMax: 4, timeoutMs: 60_000 })
+  t.teardown(() => analyzer.close())
+  const data = analyzer.pool.options.workerData as WorkerData
+  const models = data.models!.models as EngineModels
+  t.ok(models.tagger.weights.buffer instanceof SharedArrayBuffer, 'the tagger weights are in a SharedArrayBuffer')
+  t.ok(models.tagger.vectors!.table.buffer instanceof SharedArrayBuffer, 'so is the word-vector table')
+  // One task per worker at once lands on each worker: both answer from the shared tagger, so
+  // once the main thread has zeroed its scores, neither finds the names it found before.
+  const text = englishText(3)
+  const both = () => Promise.all([0, 1].map(() => analyzer.analyze(text, { language: 'en' })))
+  const before = await both()
+  t.ok(
+    before.every((a) => a.entities.persons.includes('Tim Cook')),
+    'both workers find the person',
+  )
+  for (const table of [models.tagger.weights, models.tagger.outside, models.tagger.vectors!.table]) table.fill(0)
+  const after = await both()
+  t.ok(
+    after.every((a) => !a.entities.persons.includes('Tim Cook')),
+    'neither does once the shared scores are zeroed: no worker holds a copy of its own',
   )
 })
 
