@@ -805,8 +805,9 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array, ctx:
       if (a > 0 && t[a - 1].sent === t[i].sent && /^\p{Lu}/u.test(t[a - 1].text)) continue
       if (a < i && a === doc.sentences[t[i].sent].first && wordGaz(ctx, t[a].text) & GAZ_COMMON) a++
       if (a === i) continue
-      out.push(mentionFromTokens(doc.text, t, a, i, 'LOC'))
-      if (free(i + 1)) out.push(mentionFromTokens(doc.text, t, i + 1, i + 2, 'LOC'))
+      // Stated by the layout, as for a tagged name before one.
+      out.push({ ...mentionFromTokens(doc.text, t, a, i, 'LOC'), stated: true })
+      if (free(i + 1)) out.push({ ...mentionFromTokens(doc.text, t, i + 1, i + 2, 'LOC'), stated: true })
       for (let k = a; k < i + 2; k++) taken[k] = 1
     }
   }
