@@ -89,13 +89,13 @@ const KILLINGS: [string, string, string, string?][] = [
     'Ramon Mercader killed Leon Trotsky with an ice axe in Mexico City.',
     'Ramon Mercader',
     'Leon Trotsky',
-    'scored 0.48 the right way round (0.17 before the kill words), under the killed threshold 0.56',
+    'scored the right way round, but under the killed threshold',
   ],
   [
     'Leon Trotsky was murdered by Ramon Mercader in Mexico City.',
     'Ramon Mercader',
     'Leon Trotsky',
-    'scored 0.38 the right way round (before the kill words: 0.24 the wrong way), under the killed threshold 0.56',
+    'scored the right way round (before the kill words: the wrong way), but under the killed threshold',
   ],
 ]
 
