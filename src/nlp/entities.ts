@@ -62,6 +62,18 @@ function words(name: string): string[] {
   return name.split(/\s+/).filter(Boolean)
 }
 
+/** The words of a cleaned name that make the entity's name: without a leading title or article. */
+function nameWords(type: EntityType, name: string): string[] {
+  let ws = words(name)
+  // A title goes, not the name it is part of ("Princess of Wales").
+  if (type === 'PER') while (ws.length > 1 && HONORIFIC.test(ws[0]) && /^\p{Lu}/u.test(ws[1])) ws = ws.slice(1)
+  // "The Associated Press" and "Associated Press" are one organization.
+  if (type === 'ORG' && ws.length > 1 && /^the$/i.test(ws[0])) ws = ws.slice(1)
+  // A lower-case article is no part of any name ("the United States"; "The Hague" keeps its own).
+  else if (ws.length > 1 && ws[0] === 'the') ws = ws.slice(1)
+  return ws
+}
+
 /** Key used to decide whether two mentions name the same thing: case- and punctuation-insensitive. */
 function key(s: string): string {
   return s.toLowerCase().replace(/[.’']/g, '').replace(/\s+/g, ' ').trim()
@@ -89,13 +101,7 @@ export function buildEntities(mentions: Mention[], textLength: number): Entity[]
   for (const m of mentions) {
     const name = cleanName(m.text)
     if (!name || !/[\p{L}\p{N}]/u.test(name)) continue
-    let ws = words(name)
-    // A title goes, not the name it is part of ("Princess of Wales").
-    if (m.type === 'PER') while (ws.length > 1 && HONORIFIC.test(ws[0]) && /^\p{Lu}/u.test(ws[1])) ws = ws.slice(1)
-    // "The Associated Press" and "Associated Press" are one organization.
-    if (m.type === 'ORG' && ws.length > 1 && /^the$/i.test(ws[0])) ws = ws.slice(1)
-    // A lower-case article is no part of any name ("the United States"; "The Hague" keeps its own).
-    else if (ws.length > 1 && ws[0] === 'the') ws = ws.slice(1)
+    const ws = nameWords(m.type, name)
     const display = ws.join(' ')
     const k = key(display)
     let g = groups.get(k)
@@ -198,9 +204,5 @@ export function mentionFromTokens(text: string, tokens: Token[], first: number, 
  * does not.
  */
 export function spellsName(entity: Entity, text: string): boolean {
-  let ws = words(cleanName(text))
-  if (entity.type === 'PER') while (ws.length > 1 && HONORIFIC.test(ws[0]) && /^\p{Lu}/u.test(ws[1])) ws = ws.slice(1)
-  if (entity.type === 'ORG' && ws.length > 1 && /^the$/i.test(ws[0])) ws = ws.slice(1)
-  else if (ws.length > 1 && ws[0] === 'the') ws = ws.slice(1)
-  return key(ws.join(' ')) === key(entity.name)
+  return key(nameWords(entity.type, cleanName(text)).join(' ')) === key(entity.name)
 }
