@@ -302,6 +302,17 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
           break
         }
     }
+    // "Democrat John Glenn", "Congressman Phil Crane", "Major General Charles Lee" (read as an
+    // organization): a party member's label or an office before a first name is a person's, and
+    // no part of the name (the corpora annotate a party label apart, as miscellaneous).
+    if (type !== 'OBJ' && !noisy) {
+      const k = labelledPerson(doc, a, b, ctx)
+      if (k > 0) {
+        a = k
+        if (type !== 'PER') stated = true
+        type = 'PER'
+      }
+    }
     // "King Louis XIV", "Pope Paul VI", "Lord Palmerston" read as an organization or a place: a
     // ruler's, a peer's or an officer's title before names is a person's.
     if (type !== 'PER' && !noisy && titledPerson(doc, a, b, ctx)) {
@@ -467,7 +478,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       doc.tokens[b + 2].text === ')' &&
       (!taken[b + 1] || lone[b + 1]) &&
       doc.tokens[b + 1].sent === doc.tokens[a].sent &&
-      isAcronymOf(doc, a, b, doc.tokens[b + 1].text, ctx)
+      (isAcronymOf(doc, a, b, doc.tokens[b + 1].text, ctx) || translatedAcronym(doc, a, b, doc.tokens[b + 1].text, ctx))
     const m = mentionFromTokens(doc.text, doc.tokens, a, b, type)
     if (stated || acronym) m.stated = true
     out.push(m)
@@ -721,6 +732,17 @@ function isAcronymOf(doc: Tokenized, a: number, b: number, w: string, ctx: RuleC
   for (let i = a; i < b; i++) if (/^\p{Lu}/u.test(doc.tokens[i].text)) initials += doc.tokens[i].text[0]
   return initials === w
 }
+/**
+ * `w` has the initials of the capitalised words of [a, b) in another order, three letters or
+ * more: the acronym of the name in its own language, the name given in English ("Italian Liberal
+ * Party ( PLI )", "Islamic Salvation Front ( FIS )", "Institutional Revolutionary Party ( PRI )").
+ */
+function translatedAcronym(doc: Tokenized, a: number, b: number, w: string, ctx: RuleContext): boolean {
+  if (w.length < 3 || !ACRONYM.test(w) || wordGaz(ctx, w) & GAZ_COMMON) return false
+  let initials = ''
+  for (let i = a; i < b; i++) if (/^\p{Lu}/u.test(doc.tokens[i].text)) initials += doc.tokens[i].text[0]
+  return initials.length === w.length && [...initials].sort().join('') === [...w].sort().join('')
+}
 const VICTIM_VERB = /^(?:assassinated|assassinating|murdered)$/i
 const VICTIM_NOUN = /^(?:assassination|assassin|murder|murderer|killer|slaying)$/i
 
@@ -863,6 +885,25 @@ function titledPerson(doc: Tokenized, a: number, b: number, ctx: RuleContext): b
       return false
   }
   return true
+}
+// What a party's member is called, and offices and ranks, before a person's name.
+const PARTY_MEMBER = /^(?:Democrat|Republican|Liberal|Conservative|Tory|Socialist|Communist|Unionist|Nationalist|Federalist|Whig|Populist)$/
+const OFFICE =
+  /^(?:Congressman|Congresswoman|Congressmen|Senator|Senators|Governor|Mayor|Major|General|Adjutant|Lieutenant|Colonel|Regent|Actor|Actress|Chancellor|Premier)$/
+
+/**
+ * [a, b) opens with a party member's label or an office ("Democrat John Glenn", "Congressman Phil
+ * Crane", "Major General Charles Lee"), then a first name and at least one more capitalised word:
+ * the end of the labels, where the person's name starts; else -1. Not "Liberal Party",
+ * "Republican Guard", "General Motors" (no first name after the labels).
+ */
+function labelledPerson(doc: Tokenized, a: number, b: number, ctx: RuleContext): number {
+  const t = doc.tokens
+  let k = a
+  while (k < b && (PARTY_MEMBER.test(t[k].text) || OFFICE.test(t[k].text))) k++
+  if (k === a || b - k < 2 || !TITLE_CASE.test(t[k].text) || !(wordGaz(ctx, t[k].text) & GAZ_FIRST)) return -1
+  for (let i = k + 1; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text)) return -1
+  return k
 }
 const ROLE =
   /^(?:leader|president|vice-president|director|chairman|chairwoman|spokesman|spokeswoman|minister|secretary|head|chief|commander|deputy|mayor|governor|professor|attorney|lawyer|editor|economist|analyst|executive|founder|ambassador|envoy|general|senator|judge|actor|actress|singer|author|writer|manager|coach|aide|adviser|advisor|prosecutor|son|daughter|wife|husband|widow)$/

@@ -695,3 +695,25 @@ t.test("a person's or an organization's span over a comma is split there, a work
   t.same(split('She reread Pride and Prejudice every year.', 'Pride and Prejudice', 'OBJ'), ['Pride and Prejudice'])
   t.same(split('He thanked Procter and Gamble for the grant.', 'Procter and Gamble', 'ORG'), ['Procter and Gamble'])
 })
+
+t.test("a party member's label or an office before a first name and a surname is no part of the person's name", async (t) => {
+  const m = typed('Zappa is heard interacting with Senators Fritz Hollings, Slade Gorton and Al Gore.')
+  t.ok(m.includes('PER:Fritz Hollings'), `Fritz Hollings (got ${JSON.stringify(m)})`)
+  const g = typed('Washington appointed officers, including Adjutant General Horatio Gates and others.')
+  t.ok(g.includes('PER:Horatio Gates'), `Horatio Gates (got ${JSON.stringify(g)})`)
+  // No first name after the label: a party's or a firm's name.
+  t.ok(typed('He joined the Liberal Party in 1990.').includes('ORG:the Liberal Party'))
+  t.ok(typed('General Motors built the plant.').includes('ORG:General Motors'))
+})
+
+t.test('an acronym in brackets with the initials of the name in another order confirms an organization', async (t) => {
+  const stated = (text: string) =>
+    extractMentions(tokenize(text))
+      .filter((m) => m.stated)
+      .map((m) => `${m.type}:${m.text}`)
+  t.same(stated('The Italian Liberal Party (PLI) was founded in 1922.'), ['ORG:Italian Liberal Party', 'ORG:PLI'])
+  t.same(stated('The Islamic Salvation Front (FIS) won the vote.'), ['ORG:Islamic Salvation Front', 'ORG:FIS'])
+  // Other letters, or two letters only: left to the tagger.
+  t.same(stated('The Italian Liberal Party (PLA) won the vote.'), [])
+  t.same(stated('The National Front (FN) won the vote.'), [])
+})
