@@ -190,6 +190,8 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   const taken = new Uint8Array(doc.tokens.length)
   // "Faith No More , Rage Against the Machine", "Clubland and New Lace Sleeves": names run together.
   tagged = splitJoined(doc, tagged)
+  // "Tom Petty and the Heartbreakers", "KC and the Sunshine Band": a person and a group, one band.
+  if (!noisy) tagged = joinBackingBands(doc, tagged, ctx)
   // A title after a kind of work ("the album Demon Days") is an object, whatever spans the tagger
   // cut there (it often splits a title at its lower-case words or runs on past it).
   const titles = noisy ? [] : workTitles(doc, tagged)
@@ -526,6 +528,45 @@ export function spreadStated(mentions: Mention[]): void {
       m.stated = true
     }
   }
+}
+
+const PLURAL_NAME = /^\p{Lu}[\p{L}'’-]*[^\Wsu]s$/u
+const BAND_WORD = /^(?:Band|Orchestra|Gang|Crew|Company|Experience|Family)$/
+// Parties' and sides' members, which a leader stands with ("Obama and the Democrats").
+const MEMBERS =
+  /^(?:Democrats|Republicans|Conservatives|Liberals|Socialists|Communists|Tories|Greens|Unionists|Nationalists|Loyalists|Allies|Rebels|Apostles|Disciples)$/
+
+/**
+ * A person's name, "and the", then one to four capitalised words ending in a plural or a band's
+ * word ("Tom Petty and the Heartbreakers", "Derek and the Dominos", "KC and the Sunshine Band")
+ * is one band's name, an organization: the spans the tagger cut there are joined. Not when the
+ * words after "the" are a known name of any type, a place or a nationality ("Jeter and the
+ * Yankees", "Hussein and the Kurds"): two names.
+ */
+export function joinBackingBands(doc: Tokenized, spans: TaggedSpan[], ctx: RuleContext): TaggedSpan[] {
+  const t = doc.tokens
+  let out: TaggedSpan[] | undefined
+  for (const s of spans) {
+    const i = s.last
+    if (s.type !== 'PER' || s.last - s.first > 3 || i + 2 >= t.length || t[i].text !== 'and' || t[i + 1].text !== 'the') continue
+    if (t[i + 2].sent !== t[s.first].sent) continue
+    let j = i + 2
+    while (j < t.length && j < i + 6 && t[j].sent === t[i].sent && /^\p{Lu}/u.test(t[j].text)) j++
+    if (j === i + 2 || (j < t.length && t[j].sent === t[i].sent && /^\p{Lu}/u.test(t[j].text))) continue
+    const last = t[j - 1].text
+    if ((!PLURAL_NAME.test(last) && !BAND_WORD.test(last)) || MEMBERS.test(last)) continue
+    const ws: string[] = []
+    for (let k = i + 2; k < j; k++) ws.push(t[k].text.toLowerCase())
+    if (
+      ctx.gaz(ws) & (GAZ_PLACE | GAZ_REGION | GAZ_DEMONYM | GAZ_KNOWN_NAME) ||
+      wordGaz(ctx, last) & (GAZ_PLACE | GAZ_REGION | GAZ_DEMONYM)
+    )
+      continue
+    out ??= spans.slice()
+    out = out.filter((x) => x !== s && !(x.first < j && x.last > i))
+    out.push({ ...s, type: 'ORG', last: j })
+  }
+  return out ? out.sort((x, y) => x.first - y.first) : spans
 }
 
 // What may follow a comma inside a firm's or a person's name ("Atari , Inc.", "William F. Buckley , Jr").

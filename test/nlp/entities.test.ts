@@ -717,3 +717,10 @@ t.test('an acronym in brackets with the initials of the name in another order co
   t.same(stated('The Italian Liberal Party (PLA) won the vote.'), [])
   t.same(stated('The National Front (FN) won the vote.'), [])
 })
+
+t.test('a person "and the" a plural or a band\'s word is one band; a leader and a party or a team are two names', async (t) => {
+  t.ok(typed('He toured with Tom Petty and the Heartbreakers in 1980.').includes('ORG:Tom Petty and the Heartbreakers'))
+  t.ok(typed('Adam and the Ants played the hall.').includes('ORG:Adam and the Ants'))
+  t.notOk(typed('Obama and the Democrats passed the bill.').some((m) => m.includes('and the')))
+  t.notOk(typed('Derek Jeter and the Yankees won again.').some((m) => m.includes('and the')))
+})
