@@ -246,6 +246,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     const first = s.first
     const last = s.last
     let [a, b] = trimSpan(doc, first, last, noisy, s.type === 'PER')
+    // "Guinea-[Bissau]", "Kim Dae-[jung]", "[T-]Bone Walker": a word written with a hyphen is one
+    // word, and so in the name whole.
+    if (!noisy && s.type !== 'OBJ') [a, b] = hyphenedEdges(doc, a, b, taken, s.type === 'PER', ctx)
     // The tagger often starts an organization's name one word late when that word is also an
     // ordinary one ("[General] Accounting Office", "[Progressive] Conservative Party"): a
     // capitalised word right before it, inside the sentence and in no other name, is taken in.
@@ -567,6 +570,28 @@ export function joinBackingBands(doc: Tokenized, spans: TaggedSpan[], ctx: RuleC
     out.push({ ...s, type: 'ORG', last: j })
   }
   return out ? out.sort((x, y) => x.first - y.first) : spans
+}
+
+/** Touching tokens i and i + 1 (no space between them). */
+const touching = (doc: Tokenized, i: number) => doc.tokens[i].end === doc.tokens[i + 1].start
+
+/**
+ * [a, b) widened over a hyphen written without spaces and the word on its other side, when no
+ * other name holds that word: "Guinea-Bissau", "Dublin North-West", "T-Bone Walker"; a lower-case
+ * half only in a person's name and when no ordinary word ("Kim Dae-jung"; not "Obama-era",
+ * "Paris-based").
+ */
+function hyphenedEdges(doc: Tokenized, a: number, b: number, taken: Uint8Array, person: boolean, ctx: RuleContext): [number, number] {
+  const t = doc.tokens
+  const joins = (i: number) => {
+    const w = t[i].text
+    if (taken[i] || !/^[\p{L}\p{N}]/u.test(w)) return false
+    return /^[\p{Lu}\p{N}]/u.test(w) || (person && !(wordGaz(ctx, w) & GAZ_COMMON))
+  }
+  while (b + 1 < t.length && t[b].text === '-' && touching(doc, b - 1) && touching(doc, b) && joins(b + 1)) b += 2
+  while (a >= 2 && t[a - 1].text === '-' && touching(doc, a - 2) && touching(doc, a - 1) && joins(a - 2) && /^\p{Lu}/u.test(t[a - 2].text))
+    a -= 2
+  return [a, b]
 }
 
 // What may follow a comma inside a firm's or a person's name ("Atari , Inc.", "William F. Buckley , Jr").

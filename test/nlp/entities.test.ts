@@ -724,3 +724,10 @@ t.test('a person "and the" a plural or a band\'s word is one band; a leader and 
   t.notOk(typed('Obama and the Democrats passed the bill.').some((m) => m.includes('and the')))
   t.notOk(typed('Derek Jeter and the Yankees won again.').some((m) => m.includes('and the')))
 })
+
+t.test('a word written with a hyphen is whole in a name; a lower-case ordinary word after a hyphen is not taken in', async (t) => {
+  t.ok(typed('Hans von Euler-Chelpin won the prize.').includes('PER:Hans von Euler-Chelpin'))
+  t.ok(typed('He wrote to Jean-Louis Tixier-Vignancour.').includes('PER:Jean-Louis Tixier-Vignancour'))
+  const m = typed('Paris-based Airbus said Angela Merkel-style rules would hurt.')
+  t.ok(m.includes('LOC:Paris') && m.includes('PER:Angela Merkel'), `Paris, Angela Merkel (got ${JSON.stringify(m)})`)
+})
