@@ -964,14 +964,18 @@ export function pushAgentBy(f: number[], words: Uint32Array, s: Anchor, t: Ancho
   }
   if (!bits) return
   const kind = orgKind(t.entity)
-  for (let k = 0; k < AGENT_CLASSES.length; k++) if (bits & (1 << k)) f.push(feat(R.agentBy, k, tp), feat(R.agentBy, 100 + k * 16 + kind, tp))
+  for (let k = 0; k < AGENT_CLASSES.length; k++)
+    if (bits & (1 << k)) f.push(feat(R.agentBy, k, tp), feat(R.agentBy, 100 + k * 16 + kind, tp))
 }
 
 // What is said between two organizations: who owns, which is a part, who founded or joined,
 // who runs what ("its subsidiaries X and Y", "a division of", "the flagship of", "acquired").
 const ORG_CUE_CLASSES: [number, string][] = [
   [0, 'owns owned owner owners parent acquired acquires acquisition bought purchased stake controlling controlled controls holding'],
-  [1, 'subsidiary subsidiaries division divisions unit units branch branches arm affiliate affiliated affiliates part department departments chapter wing imprint brand channel channels station stations flagship sister'],
+  [
+    1,
+    'subsidiary subsidiaries division divisions unit units branch branches arm affiliate affiliated affiliates part department departments chapter wing imprint brand channel channels station stations flagship sister',
+  ],
   [2, 'founded co-founded founder established formed created merged merger spun'],
   [3, 'member members joined league conference association federation'],
   [4, 'operated operates operating runs ran managed manages broadcast broadcasts airs aired'],
@@ -1032,7 +1036,8 @@ export function pushBagCues(f: number[], c: RelationCandidate, ws: Set<number>, 
       if (k !== undefined) bits |= 1 << k
     }
     const kind = orgKind(c.target.entity)
-    for (let k = 0; k < PAIR_CUE_CLASSES.length; k++) if (bits & (1 << k)) f.push(feat(R.bagCue, k, tp), feat(R.bagCue, 100 + k * 16 + kind, tp))
+    for (let k = 0; k < PAIR_CUE_CLASSES.length; k++)
+      if (bits & (1 << k)) f.push(feat(R.bagCue, k, tp), feat(R.bagCue, 100 + k * 16 + kind, tp))
   } else if (st === 'ORG' && (tt === 'ORG' || tt === 'OBJ')) {
     let bits = 0
     for (const w of ws) {
