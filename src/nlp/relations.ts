@@ -757,7 +757,6 @@ export function relationFeatures(
   pushOrgPairCues(f, words, s, t, a, b, sent, tp)
   pushPersonProfile(f, doc, words, s, t, anchors, tp)
   pushMentor(f, words, s, t, sent, tp)
-  pushNamesake(f, s, t, tp)
   f.push(feat(R.pre, a.first - 1 >= sent.first ? words[a.first - 1] : 1, tp), feat(R.post, b.last < sent.last ? words[b.last] : 2, tp))
   if (dist === 1 && words[a.last] === COMMA) f.push(feat(R.app, tp))
   if (dist === 1 && POSSESSIVE.has(words[a.last])) f.push(feat(R.poss, tp))
@@ -1111,28 +1110,6 @@ export function pushMentor(f: number[], words: Uint32Array, s: Anchor, t: Anchor
   if (!mentor) return
   const study = cueBits(words, sent.first, sent.last, 0) & 1
   f.push(feat(R.mentor, study * 16 + orgKind(t.entity), tp))
-}
-
-/**
- * A person whose family name is a word of the organization's name ("Edwin O. Reischauer" and the
- * "Reischauer Institute of Japanese Studies", "JR Shaw" and "Shaw Communications"): the
- * organization is named after the person, its founder or its namesake, rarely the person's
- * employer. Template 89, value 100 + the organization's kind (mentors take 0–31).
- */
-export function pushNamesake(f: number[], s: Anchor, t: Anchor, tp: number): void {
-  if (s.entity.type !== 'PER' || t.entity.type !== 'ORG') return
-  const ws = s.entity.name.toLowerCase().split(/\s+/)
-  if (ws.length < 2) return
-  const family = ws[ws.length - 1]
-  if (
-    family.length < 3 ||
-    !t.entity.name
-      .toLowerCase()
-      .split(/[\s,.'’]+/)
-      .includes(family)
-  )
-    return
-  f.push(feat(R.mentor, 100 + orgKind(t.entity), tp))
 }
 
 /** Bits of the PAIR_CUE classes of words [from, to), `near` 0 between the pair, 1 around it. */

@@ -108,17 +108,3 @@ t.test('a mentor word before the person: the teacher of a student of the organiz
     'the student himself',
   )
 })
-
-t.test("a person's family name in the organization's name: its namesake or founder", async (t) => {
-  const text = 'Susan Pharr is the director of the Reischauer Institute, named after Edwin Reischauer in 1985.'
-  const fs = pairFeatures(text, 'Edwin Reischauer', 'ORG')
-  t.ok(
-    [...Array(8).keys()].some((k) => fs.has(feat(89, 100 + k, PER_ORG))),
-    'named after him',
-  )
-  const other = pairFeatures(text, 'Susan Pharr', 'ORG')
-  t.notOk(
-    [...Array(8).keys()].some((k) => other.has(feat(89, 100 + k, PER_ORG))),
-    'not her',
-  )
-})
