@@ -525,7 +525,6 @@ const R = {
   orgPairCue: 86,
   bagCue: 87,
   profile: 88,
-  mentor: 89,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -756,7 +755,6 @@ export function relationFeatures(
   pushAgentBy(f, words, s, t, tp)
   pushOrgPairCues(f, words, s, t, a, b, sent, tp)
   pushPersonProfile(f, doc, words, s, t, anchors, tp)
-  pushMentor(f, words, s, t, sent, tp)
   f.push(feat(R.pre, a.first - 1 >= sent.first ? words[a.first - 1] : 1, tp), feat(R.post, b.last < sent.last ? words[b.last] : 2, tp))
   if (dist === 1 && words[a.last] === COMMA) f.push(feat(R.app, tp))
   if (dist === 1 && POSSESSIVE.has(words[a.last])) f.push(feat(R.poss, tp))
@@ -1090,26 +1088,6 @@ export function pushPersonProfile(
   if (!bits) return
   const kind = orgKind(t.entity)
   for (let k = 0; k < PAIR_CUE_CLASSES.length; k++) if (bits & (1 << k)) f.push(feat(R.profile, k * 16 + kind, tp))
-}
-
-// Words before a person that make the person someone's teacher ("studied under X at Y", "under
-// the supervision of X", "a pupil of X"): a teacher works where the student studied, the
-// opposite of the student's own study words.
-const MENTOR_WORDS = new Set(
-  'under supervision supervisor supervisors advisor adviser advisors mentor mentored pupil pupils'.split(' ').map((w) => fnv(w)),
-)
-
-/**
- * A mentor word among the three words before a person paired with an organization in its
- * sentence, with whether the sentence says study words (PAIR_CUE class 0) and the organization's kind.
- */
-export function pushMentor(f: number[], words: Uint32Array, s: Anchor, t: Anchor, sent: { first: number; last: number }, tp: number): void {
-  if (s.entity.type !== 'PER' || t.entity.type !== 'ORG' || s.pronoun) return
-  let mentor = false
-  for (let i = Math.max(sent.first, s.first - 3); i < s.first && !mentor; i++) mentor = MENTOR_WORDS.has(words[i])
-  if (!mentor) return
-  const study = cueBits(words, sent.first, sent.last, 0) & 1
-  f.push(feat(R.mentor, study * 16 + orgKind(t.entity), tp))
 }
 
 /** Bits of the PAIR_CUE classes of words [from, to), `near` 0 between the pair, 1 around it. */

@@ -98,13 +98,3 @@ t.test("a person's document profile: cue classes of every sentence that names th
   const fs = pairFeatures('Maria Schmidt visited the University of Tokyo. She taught history for many years.', 'Maria Schmidt', 'ORG')
   t.ok(fs.has(feat(88, 1 * 16 + 3, PER_ORG)), 'teacher and university')
 })
-
-t.test('a mentor word before the person: the teacher of a student of the organization', async (t) => {
-  const text = 'Halin earned his doctorate from the University of Cologne under the supervision of Klaus Wagner in 1962.'
-  const fs = pairFeatures(text, 'Klaus Wagner', 'ORG')
-  t.ok(fs.has(feat(89, 16 + 3, PER_ORG)), 'study words in the sentence, a university')
-  t.notOk(
-    any(pairFeatures('Klaus Wagner earned his doctorate from the University of Cologne in 1962.', 'Klaus Wagner', 'ORG'), 89, PER_ORG, 40),
-    'the student himself',
-  )
-})
