@@ -525,6 +525,7 @@ const R = {
   orgPairCue: 86,
   bagCue: 87,
   profile: 88,
+  pronCue: 89,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -755,6 +756,7 @@ export function relationFeatures(
   pushAgentBy(f, words, s, t, tp)
   pushOrgPairCues(f, words, s, t, a, b, sent, tp)
   pushPersonProfile(f, doc, words, s, t, anchors, tp)
+  pushPronounCues(f, words, s, t, a, b, sent, tp)
   f.push(feat(R.pre, a.first - 1 >= sent.first ? words[a.first - 1] : 1, tp), feat(R.post, b.last < sent.last ? words[b.last] : 2, tp))
   if (dist === 1 && words[a.last] === COMMA) f.push(feat(R.app, tp))
   if (dist === 1 && POSSESSIVE.has(words[a.last])) f.push(feat(R.poss, tp))
@@ -1088,6 +1090,32 @@ export function pushPersonProfile(
   if (!bits) return
   const kind = orgKind(t.entity)
   for (let k = 0; k < PAIR_CUE_CLASSES.length; k++) if (bits & (1 << k)) f.push(feat(R.profile, k * 16 + kind, tp))
+}
+
+/**
+ * Classes of PAIR_CUE_CLASSES between (and three words around) a pronoun and an organization
+ * ("He worked for Aker", "She currently teaches at Antioch College"), alone and with the
+ * organization's kind: a pronoun's pair is scored down as a whole (its antecedent may be wrong),
+ * which buries the pairs that say what the person does there.
+ */
+export function pushPronounCues(
+  f: number[],
+  words: Uint32Array,
+  s: Anchor,
+  t: Anchor,
+  a: Anchor,
+  b: Anchor,
+  sent: { first: number; last: number },
+  tp: number,
+): void {
+  if (!s.pronoun || s.entity.type !== 'PER' || t.entity.type !== 'ORG' || b.first - a.last > 12) return
+  const bits =
+    cueBits(words, a.last, b.first, 0) |
+    cueBits(words, Math.max(sent.first, a.first - 3), a.first, 1) |
+    cueBits(words, b.last, Math.min(sent.last, b.last + 3), 1)
+  if (!bits) return
+  const kind = orgKind(t.entity)
+  for (let k = 0; k < 14; k++) if (bits & (1 << k)) f.push(feat(R.pronCue, k, tp), feat(R.pronCue, 100 + k * 16 + kind, tp))
 }
 
 /** Bits of the PAIR_CUE classes of words [from, to), `near` 0 between the pair, 1 around it. */
