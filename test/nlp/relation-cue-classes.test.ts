@@ -98,3 +98,27 @@ t.test("a person's document profile: cue classes of every sentence that names th
   const fs = pairFeatures('Maria Schmidt visited the University of Tokyo. She taught history for many years.', 'Maria Schmidt', 'ORG')
   t.ok(fs.has(feat(88, 1 * 16 + 3, PER_ORG)), 'teacher and university')
 })
+
+t.test('cue classes between a pronoun and an organization', async (t) => {
+  const feats = (text: string) => {
+    const doc = tokenize(text)
+    const ents = engine.extractEntities(doc, { all: true })
+    const anchors = anchorsBySentence(doc, ents)
+    const s = anchors[1].find((a) => a.pronoun)!
+    const o = anchors[1].find((a) => a.entity.type === 'ORG')!
+    return new Set(
+      relationFeatures(doc, wordHashes(doc), { source: s, target: o, sent: 1, sent2: 1 }, anchors, docContext(anchors, ents), []),
+    )
+  }
+  const worked = feats('Osmund Ueland was born in Stavanger in 1947. He worked for Aker Solutions from 1975 to 1990.')
+  // PAIR_CUE class 2 (work), between the pair: bit 2 * 2.
+  t.ok(worked.has(feat(89, 4, PER_ORG)), 'work, between')
+  t.notOk(
+    any(feats('Osmund Ueland was born in Stavanger in 1947. He visited Aker Solutions from 1975 to 1990.'), 89, PER_ORG, 400),
+    'no cue word',
+  )
+  t.notOk(
+    any(pairFeatures('Osmund Ueland worked for Aker Solutions from 1975 to 1990.', 'Osmund Ueland', 'ORG'), 89, PER_ORG, 400),
+    'a name, not a pronoun',
+  )
+})
