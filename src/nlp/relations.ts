@@ -1059,7 +1059,7 @@ const PROFILES = new WeakMap<Anchor[][], Map<Entity, number>>()
  */
 export function personProfile(words: Uint32Array, doc: Tokenized, anchors: Anchor[][], e: Entity): number {
   let m = PROFILES.get(anchors)
-  if (!m) PROFILES.set(anchors, (m = new Map()))
+  if (!m) PROFILES.set(anchors, (m = new Map<Entity, number>()))
   let bits = m.get(e)
   if (bits !== undefined) return bits
   bits = 0
