@@ -40,7 +40,7 @@ export interface OpenOptions {
    * Tests start each database from one migrated dump: creating a cluster costs seconds of CPU.
    */
   memoryImage?: Blob
-  /** Pool size for postgres.js. */
+  /** Connections to a PostgreSQL server, shared by its two pools (`db` and `asyncDb`). */
   maxConnections?: number
   /** Who holds the embedded database, written into its lock file. */
   owner?: string
@@ -68,9 +68,9 @@ async function openPostgres(url: string, max: number, timeoutMs: number | undefi
   } finally {
     await migrator.end({ timeout: 5 })
   }
-  const pool = (settings: Record<string, string | number>) =>
+  const pool = (size: number, settings: Record<string, string | number>) =>
     postgres(url, {
-      max,
+      max: size,
       onnotice: () => {},
       // The server ends a statement that runs longer than the deadline (57014): its connection
       // comes back to the pool instead of staying busy with work nobody waits for.
@@ -83,11 +83,13 @@ async function openPostgres(url: string, max: number, timeoutMs: number | undefi
       // of answering 503. Retry within a quarter of a second instead.
       backoff: () => 0.25,
     })
-  const client = pool({})
   // The counts' and cache writes' pool: asynchronous commits as the session's setting, instead
   // of a `set_config` saved and restored inside every statement (figures: docs/performance.md).
-  // Its connections open on demand and close when idle, as the other pool's do.
-  const asyncClient = pool({ synchronous_commit: 'off' })
+  // The node's `max` connections are shared between the two pools (each has one at least); their
+  // connections open on demand and close when idle.
+  const asyncMax = Math.max(1, Math.floor(max / 2))
+  const client = pool(Math.max(1, max - asyncMax), {})
+  const asyncClient = pool(asyncMax, { synchronous_commit: 'off' })
   const wrap = (c: Sql) => drizzle(timeoutMs ? postgresWithDeadline(c, timeoutMs) : c, { schema }) as unknown as Db
   const db = wrap(client)
   return {

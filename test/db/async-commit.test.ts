@@ -93,7 +93,9 @@ for (const driver of DRIVERS) {
 if (DRIVERS.includes('postgres'))
   t.test('on PostgreSQL, counts and cache writes run on the asynchronous pool, refunds on the other', async (t) => {
     const { database } = await openTestDatabase(t, 'postgres')
-    const setting = async (db: Db) => ((await db.execute(sql`select current_setting('synchronous_commit') as s`)) as unknown as { s: string }[])[0].s
+    // On postgres.js `execute` answers with the rows.
+    const rowsOf = <T>(result: unknown) => result as T[]
+    const setting = async (db: Db) => rowsOf<{ s: string }>(await db.execute(sql`select current_setting('synchronous_commit') as s`))[0].s
     t.ok(database.asyncDb, 'the database has a second pool')
     const asyncDb = database.asyncDb!
     t.equal(await setting(asyncDb), 'off', "the second pool's sessions commit asynchronously")
@@ -114,9 +116,11 @@ if (DRIVERS.includes('postgres'))
           const before = await usedOn()
           await run(r)
           // The count is visible in the asynchronous pool's transaction, not yet outside it.
-          const [mine] = (await atx.execute(
-            sql`select coalesce((select used from daily_usage where account_id = ${account.id} and day = ${DAY}), 0) as used`,
-          )) as unknown as { used: number }[]
+          const [mine] = rowsOf<{ used: number }>(
+            await atx.execute(
+              sql`select coalesce((select used from daily_usage where account_id = ${account.id} and day = ${DAY}), 0) as used`,
+            ),
+          )
           return { before, inAsync: Number(mine.used), asyncSetting: await setting(atx), setting: await setting(tx) }
         }),
       )
