@@ -6,7 +6,8 @@ import { DatabaseTimeoutError } from '../deadline.ts'
 import { effectivePlanSql } from './accounts.ts'
 import type { TokenPrincipal } from './tokens.ts'
 
-// On a PostgreSQL server, counting statements commit asynchronously (asyncCommit): the limit is
+// On a PostgreSQL server, counting statements commit asynchronously (on `asyncDb`, a pool whose
+// sessions do, or else through asyncCommit's `set_config`): the limit is
 // as exact as ever, and what a database crash may lose is the counts of its last ~0.6 s, which
 // under-counts, never over-counts. On PGlite they commit synchronously: it has no WAL writer, so
 // an asynchronous commit stays in memory until something else writes the WAL, and a killed
