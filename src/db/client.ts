@@ -16,6 +16,14 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>
 export interface Database {
   db: Db
   kind: 'pglite' | 'postgres'
+  /**
+   * On a PostgreSQL server: a second pool whose connections commit asynchronously
+   * (`synchronous_commit = off` for the session), for the writes whose loss on a database crash
+   * can only under-count or cost an analysis afresh: the counts and the cache writes (see
+   * src/db/repositories/async-commit.ts). Every other write goes through `db` and commits
+   * synchronously. Absent on PGlite (one connection, and no WAL writer: src/db/repositories/usage.ts).
+   */
+  asyncDb?: Db
   /** Cheap round trip, for readiness. */
   ping(): Promise<void>
   close(): Promise<void>
@@ -32,7 +40,7 @@ export interface OpenOptions {
    * Tests start each database from one migrated dump: creating a cluster costs seconds of CPU.
    */
   memoryImage?: Blob
-  /** Pool size for postgres.js. */
+  /** Connections to a PostgreSQL server, shared by its two pools (`db` and `asyncDb`). */
   maxConnections?: number
   /** Who holds the embedded database, written into its lock file. */
   owner?: string
@@ -60,29 +68,39 @@ async function openPostgres(url: string, max: number, timeoutMs: number | undefi
   } finally {
     await migrator.end({ timeout: 5 })
   }
-  const client = postgres(url, {
-    max,
-    onnotice: () => {},
-    // The server ends a statement that runs longer than the deadline (57014): its connection
-    // comes back to the pool instead of staying busy with work nobody waits for.
-    ...(timeoutMs ? { connection: { statement_timeout: timeoutMs } } : {}),
-    // Bounded waits so a dead server turns into a 503 quickly instead of a hung request.
-    connect_timeout: 5,
-    idle_timeout: 60,
-    // postgres.js waits up to 20 s (exponential backoff) before reconnecting after failures,
-    // and queries queued meanwhile wait with it: a stopped server would hang requests instead
-    // of answering 503. Retry within a quarter of a second instead.
-    backoff: () => 0.25,
-  })
-  const db = drizzle(timeoutMs ? postgresWithDeadline(client, timeoutMs) : client, { schema }) as unknown as Db
+  const pool = (size: number, settings: Record<string, string | number>) =>
+    postgres(url, {
+      max: size,
+      onnotice: () => {},
+      // The server ends a statement that runs longer than the deadline (57014): its connection
+      // comes back to the pool instead of staying busy with work nobody waits for.
+      connection: { ...(timeoutMs ? { statement_timeout: timeoutMs } : {}), ...settings },
+      // Bounded waits so a dead server turns into a 503 quickly instead of a hung request.
+      connect_timeout: 5,
+      idle_timeout: 60,
+      // postgres.js waits up to 20 s (exponential backoff) before reconnecting after failures,
+      // and queries queued meanwhile wait with it: a stopped server would hang requests instead
+      // of answering 503. Retry within a quarter of a second instead.
+      backoff: () => 0.25,
+    })
+  // The counts' and cache writes' pool: asynchronous commits as the session's setting, instead
+  // of a `set_config` saved and restored inside every statement (figures: docs/performance.md).
+  // The node's `max` connections are shared between the two pools (each has one at least); their
+  // connections open on demand and close when idle.
+  const asyncMax = Math.max(1, Math.floor(max / 2))
+  const client = pool(Math.max(1, max - asyncMax), {})
+  const asyncClient = pool(asyncMax, { synchronous_commit: 'off' })
+  const wrap = (c: Sql) => drizzle(timeoutMs ? postgresWithDeadline(c, timeoutMs) : c, { schema }) as unknown as Db
+  const db = wrap(client)
   return {
     db,
     kind: 'postgres',
+    asyncDb: wrap(asyncClient),
     ping: async () => {
       await db.execute(sql`select 1`)
     },
     close: async () => {
-      await client.end({ timeout: 5 })
+      await Promise.all([client.end({ timeout: 5 }), asyncClient.end({ timeout: 5 })])
     },
   }
 }

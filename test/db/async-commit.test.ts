@@ -4,6 +4,7 @@
 // over-count) nor anything else.
 import t from 'tap'
 import { sql } from 'drizzle-orm'
+import type { Db } from '../../src/db/client.ts'
 import { DRIVERS, openTestDatabase } from '../helpers/app.ts'
 import { createRepositories, type Repositories } from '../../src/db/repositories/index.ts'
 import { createAccount } from '../../src/domain/accounts.ts'
@@ -85,3 +86,69 @@ for (const driver of DRIVERS) {
     t.equal(await settingAfter((r) => r.tokens.touch(token.id, now)), 'on', 'anything else (a token touch) commits synchronously')
   })
 }
+
+// On a PostgreSQL server the application passes the database's second pool (`asyncDb`), whose
+// sessions commit asynchronously: the counts and cache writes run there without a `set_config`
+// of their own; refunds and everything else stay on the synchronous pool.
+if (DRIVERS.includes('postgres'))
+  t.test('on PostgreSQL, counts and cache writes run on the asynchronous pool, refunds on the other', async (t) => {
+    const { database } = await openTestDatabase(t, 'postgres')
+    // On postgres.js `execute` answers with the rows.
+    const rowsOf = <T>(result: unknown) => result as T[]
+    const setting = async (db: Db) => rowsOf<{ s: string }>(await db.execute(sql`select current_setting('synchronous_commit') as s`))[0].s
+    t.ok(database.asyncDb, 'the database has a second pool')
+    const asyncDb = database.asyncDb!
+    t.equal(await setting(asyncDb), 'off', "the second pool's sessions commit asynchronously")
+    t.equal(await setting(database.db), 'on', "the first pool's sessions commit synchronously")
+
+    const now = new Date('2026-11-22T12:00:00Z')
+    const deps = { repos: createRepositories(database.db), clock: () => now, tokenPrefix: 'tea_live_' }
+    const account = await createAccount(deps, { email: 'async-pool@example.com', plan: 'free' })
+    const token = await createToken(deps, account.id, 'async')
+    const usedOn = () => deps.repos.usage.usedOn(account.id, DAY)
+    // Repositories whose asynchronous pool is a transaction on that pool, and whose other pool is
+    // a transaction on the first one: what each wrote is seen outside only once its transaction
+    // commits, which tells which pool ran it; the setting read in each is the one its commits obey.
+    const inTransactions = (run: (r: Repositories) => Promise<unknown>) =>
+      asyncDb.transaction((atx) =>
+        database.db.transaction(async (tx) => {
+          const r = createRepositories(tx, { asyncCounts: true, asyncDb: atx })
+          const before = await usedOn()
+          await run(r)
+          // The count is visible in the asynchronous pool's transaction, not yet outside it.
+          const [mine] = rowsOf<{ used: number }>(
+            await atx.execute(
+              sql`select coalesce((select used from daily_usage where account_id = ${account.id} and day = ${DAY}), 0) as used`,
+            ),
+          )
+          return { before, inAsync: Number(mine.used), asyncSetting: await setting(atx), setting: await setting(tx) }
+        }),
+      )
+    let seen = await inTransactions((r) => r.usage.reserve(account.id, DAY, 100))
+    t.same(seen, { before: 0, inAsync: 1, asyncSetting: 'off', setting: 'on' }, 'the first count of the day runs on the asynchronous pool')
+    seen = await inTransactions((r) => r.usage.reserveMany(account.id, DAY, 100, 3))
+    t.same(seen, { before: 1, inAsync: 4, asyncSetting: 'off', setting: 'on' }, 'so does a batch of counts')
+    seen = await inTransactions((r) => r.usage.reserveWithToken(hashToken(token.token), account.id, DAY, now, 2))
+    t.same(seen, { before: 4, inAsync: 6, asyncSetting: 'off', setting: 'on' }, 'and a count that checks the token')
+    seen = await inTransactions((r) =>
+      r.usage.reserveWithTokenLookingUp(hashToken(token.token), account.id, DAY, now, 1, ['none'], new Date(now.getTime() - 1000)),
+    )
+    t.same(seen, { before: 6, inAsync: 7, asyncSetting: 'off', setting: 'on' }, 'and one that also looks up the cache')
+    t.equal(await usedOn(), 7, 'every count committed')
+    seen = await inTransactions((r) => r.usage.refund(account.id, DAY))
+    t.same(seen, { before: 7, inAsync: 7, asyncSetting: 'off', setting: 'on' }, 'a refund runs on the synchronous pool')
+    t.equal(await usedOn(), 6, 'and committed')
+
+    const cached = async (key: string) => (await deps.repos.cache.get(account.id, key, new Date(now.getTime() - 1000)))?.payload
+    await asyncDb.transaction((atx) =>
+      database.db.transaction(async (tx) => {
+        const r = createRepositories(tx, { asyncCounts: true, asyncDb: atx })
+        await r.cache.put(account.id, 'k1', 'payload-1', now, new Date(now.getTime() - 86_400_000))
+        await r.cache.putMany([{ accountId: account.id, key: 'k2', payload: 'payload-2', createdAt: now }], 86_400_000)
+        t.equal(await cached('k1'), undefined, 'a cache write runs on the asynchronous pool')
+        t.equal(await cached('k2'), undefined, 'so does a batch of them')
+      }),
+    )
+    t.equal(await cached('k1'), 'payload-1', 'and they committed')
+    t.equal(await cached('k2'), 'payload-2')
+  })

@@ -11,6 +11,8 @@ import { sql } from 'drizzle-orm'
  * is busy (figures: docs/performance.md, "Database commits"). PGlite has no WAL writer: there an asynchronous commit's WAL stays in
  * memory until a later synchronous commit or a checkpoint writes it, and a killed process loses
  * it, however long ago it committed. So counts use it only on a PostgreSQL server (see usage.ts);
- * cache writes use it on both (a lost entry costs one analysis afresh).
+ * cache writes use it on both (a lost entry costs one analysis afresh). On a PostgreSQL server
+ * opened by `openDatabase` neither needs this condition: both run on its `asyncDb`, whose sessions
+ * commit asynchronously (no setting saved and restored in every transaction).
  */
 export const asyncCommit = sql`set_config('synchronous_commit', 'off', true) = 'off'`

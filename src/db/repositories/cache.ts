@@ -1,9 +1,15 @@
 import { and, eq, gt, lt, lte, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
 import { analysisCache } from '../schema/index.ts'
-import { asyncCommit } from './async-commit.ts'
+import { asyncCommit as asyncCommitSetting } from './async-commit.ts'
 
-export function createCacheRepository(db: Db) {
+/**
+ * `asyncDb`: a pool whose sessions commit asynchronously (src/db/client.ts), for the writes;
+ * without it they make their own transaction commit asynchronously (`asyncCommit`).
+ */
+export function createCacheRepository(db: Db, asyncDb?: Db) {
+  const writer = asyncDb ?? db
+  const asyncCommit = asyncDb ? sql`true` : asyncCommitSetting
   const get = db
     .select({ payload: analysisCache.payload, createdAt: analysisCache.createdAt })
     .from(analysisCache)
@@ -39,7 +45,7 @@ export function createCacheRepository(db: Db) {
   // drizzle's postgres-js driver passes timestamptz[] parameters through unserialised.
   // Cache writes commit asynchronously (asyncCommit): an entry a database crash loses costs one
   // analysis afresh, and every uncached request waits for its write.
-  const putMany = db
+  const putMany = writer
     .insert(analysisCache)
     .select(
       sql`select * from unnest(${sql.placeholder('accountIds')}::uuid[], ${sql.placeholder('keys')}::text[], ${sql.placeholder('payloads')}::text[], ${sql.placeholder('createdAts')}::text[]::timestamptz[]) where ${asyncCommit}`,
@@ -55,7 +61,7 @@ export function createCacheRepository(db: Db) {
   // One write, as a named prepared statement: an unnamed statement with parameters costs
   // postgres.js two round trips (describe, then execute), and every uncached analysis that is
   // alone in its batch takes this path. The payload travels once (`excluded` in the update).
-  const put = db
+  const put = writer
     .insert(analysisCache)
     .select(
       sql`select ${sql.placeholder('accountId')}::uuid, ${sql.placeholder('key')}::text, ${sql.placeholder('payload')}::text, ${sql.placeholder('createdAt')}::timestamptz where ${asyncCommit}`,

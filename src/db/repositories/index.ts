@@ -24,6 +24,11 @@ export interface RepositoryOptions {
    * server, whose WAL writer writes them within a fraction of a second; PGlite has none.
    */
   asyncCounts?: boolean
+  /**
+   * A pool whose sessions commit asynchronously (the Database's `asyncDb`): the counts (with
+   * `asyncCounts`) and the cache writes run there, without a `set_config` in every statement.
+   */
+  asyncDb?: Db
   /** A count applied after its statement's deadline, to refund (src/db/repositories/usage.ts). */
   onLateCount?: (accountId: string, day: string, k: number) => void
   sessionPolicy?: SessionPolicy
@@ -45,8 +50,8 @@ export function createRepositories(db: Db, opts: RepositoryOptions = {}) {
   return {
     accounts: createAccountsRepository(db),
     tokens: createTokensRepository(db),
-    usage: createUsageRepository(db, { asyncCommit: opts.asyncCounts ?? false, onLateCount: opts.onLateCount }),
-    cache: createCacheRepository(db),
+    usage: createUsageRepository(db, { asyncCommit: opts.asyncCounts ?? false, asyncDb: opts.asyncDb, onLateCount: opts.onLateCount }),
+    cache: createCacheRepository(db, opts.asyncDb),
     billing: createBillingRepository(db),
     sessions: createSessionsRepository(db, opts.sessionPolicy ?? SESSION_POLICY),
     loginThrottle: createLoginThrottle(db, opts.loginLimits ?? LOGIN_LIMITS),

@@ -6,7 +6,8 @@ import { DatabaseTimeoutError } from '../deadline.ts'
 import { effectivePlanSql } from './accounts.ts'
 import type { TokenPrincipal } from './tokens.ts'
 
-// On a PostgreSQL server, counting statements commit asynchronously (asyncCommit): the limit is
+// On a PostgreSQL server, counting statements commit asynchronously (on `asyncDb`, a pool whose
+// sessions do, or else through asyncCommit's `set_config`): the limit is
 // as exact as ever, and what a database crash may lose is the counts of its last ~0.6 s, which
 // under-counts, never over-counts. On PGlite they commit synchronously: it has no WAL writer, so
 // an asynchronous commit stays in memory until something else writes the WAL, and a killed
@@ -42,6 +43,11 @@ export interface CachedRow {
 export interface UsageRepositoryOptions {
   asyncCommit: boolean
   /**
+   * With `asyncCommit`: a pool whose sessions commit asynchronously (src/db/client.ts), on which
+   * the counting statements run without a `set_config` of their own. Refunds stay on `db`.
+   */
+  asyncDb?: Db
+  /**
    * A count whose statement passed its deadline (its request was answered 503) and that the
    * database applied afterwards: `k` requests of that account and day to refund.
    */
@@ -49,7 +55,9 @@ export interface UsageRepositoryOptions {
 }
 
 export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
-  const asyncCommit = opts.asyncCommit ? asyncCommitCondition : sql`true`
+  // Where the counting statements run, and what makes them commit asynchronously there.
+  const counter = opts.asyncCommit && opts.asyncDb ? opts.asyncDb : db
+  const asyncCommit = opts.asyncCommit && !opts.asyncDb ? asyncCommitCondition : sql`true`
   /** Runs a counting statement; one that passes its deadline is watched for a late count. */
   const counting = async <T>(accountId: string, day: string, k: number, run: () => Promise<T>): Promise<T> => {
     try {
@@ -63,13 +71,14 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
   }
   // Atomic check-and-increment in one statement: N concurrent callers against R remaining
   // succeed exactly min(N, R) times, on one node or many. No row is returned when full.
-  const reserve = db
+  const reserve = counter
     .insert(dailyUsage)
     .values({ accountId: sql.placeholder('accountId'), day: sql.placeholder('day'), used: 1 })
     .onConflictDoUpdate({
       target: [dailyUsage.accountId, dailyUsage.day],
       set: { used: sql`${dailyUsage.used} + 1` },
-      // The first count of a day (the insert) commits synchronously: once a day per account.
+      // With the `set_config`, the first count of a day (the insert) commits synchronously: once
+      // a day per account. On the asynchronous pool every count commits asynchronously.
       setWhere: sql`${dailyUsage.used} < ${sql.placeholder('limit')}::integer and ${asyncCommit}`,
     })
     .returning({ used: dailyUsage.used })
@@ -78,7 +87,7 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
   // The same for k requests at once, all or nothing (k ≤ limit): used by the per-account
   // batcher (src/db/reservation-batcher.ts) so that one hot account costs one statement per
   // batch instead of one per request.
-  const reserveMany = db
+  const reserveMany = counter
     .insert(dailyUsage)
     .values({ accountId: sql.placeholder('accountId'), day: sql.placeholder('day'), used: sql.placeholder('k') })
     .onConflictDoUpdate({
@@ -95,8 +104,8 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
   // No row: the token is not valid (and nothing was counted). A row whose `used` is null: valid,
   // but the k requests do not fit. Both parts read the database as it is when the statement
   // runs, so a revocation or a plan change committed before is seen, as by separate statements.
-  const principal = db.$with('p').as(
-    db
+  const principal = counter.$with('p').as(
+    counter
       .select({
         tokenId: sql<string>`${apiTokens.id}`.as('token_id'),
         accountId: sql<string>`${accounts.id}`.as('account_id'),
@@ -115,11 +124,11 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
         ),
       ),
   )
-  const counted = db.$with('r').as(
-    db
+  const counted = counter.$with('r').as(
+    counter
       .insert(dailyUsage)
       .select(
-        db
+        counter
           .select({
             accountId: principal.accountId,
             day: sql`${sql.placeholder('day')}::date`.as('day'),
@@ -135,7 +144,7 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
       })
       .returning({ used: dailyUsage.used }),
   )
-  const reserveWithToken = db
+  const reserveWithToken = counter
     .with(principal, counted)
     .select({
       tokenId: principal.tokenId,
@@ -153,8 +162,8 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
   // the count run once, stays the last column for `countedIn`), or one row with no entry. The
   // entries are read only when the token is valid: no row at all otherwise. A separate statement
   // from `reserveWithToken`, so that the cached path does not pay for the look-up.
-  const found = db.$with('c').as(
-    db
+  const found = counter.$with('c').as(
+    counter
       .select({ key: analysisCache.key, payload: analysisCache.payload, createdAt: analysisCache.createdAt })
       .from(analysisCache)
       .where(
@@ -165,7 +174,7 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
         ),
       ),
   )
-  const reserveWithTokenLookingUp = db
+  const reserveWithTokenLookingUp = counter
     .with(principal, counted, found)
     .select({
       tokenId: principal.tokenId,

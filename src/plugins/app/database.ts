@@ -29,6 +29,7 @@ export default fp<DatabasePluginOptions>(
   async (app, opts) => {
     const repos = createRepositories(opts.database.db, {
       asyncCounts: opts.database.kind === 'postgres',
+      asyncDb: opts.database.asyncDb,
       onLateCount: opts.onLateCount,
     })
     repos.usage = withBatchedReservations(repos.usage)
