@@ -7,7 +7,7 @@
 // Node runs single-threaded with fixed seeds, so that compilation happens on the counted thread
 // at the same points and hash tables lay out the same way from one run to the next; the warm-up
 // has to be long enough for V8 to have optimised the engine (CPU time per pass flat), or the
-// count includes compiling.
+// count includes compiling. Printed: all threads' count and the main thread's (the engine's).
 // Usage: node --import tsx scripts/bench/extract-instructions.ts [--file conll2003/dev_docs.jsonl]
 //          [--docs 30] [--warmup 10] [--passes 2] [--tree <another checkout>] [--keep <callgrind file>]
 //   --tree  counts another checkout's engine (its src/nlp, its models) with this script.
@@ -85,6 +85,8 @@ if (values.inner) {
   const counted = readFileSync(path.join(dir, parts[parts.length - 1]), 'utf8')
   const m = /^summary: (\d+)/m.exec(counted)
   if (!m) throw new Error(`extract-instructions: no summary line in ${parts[parts.length - 1]}`)
+  const instructions = Number(m[1])
+  const main = instructions - otherThreads(path.join(dir, parts[parts.length - 1]))
   if (values.keep) writeFileSync(values.keep, counted)
   rmSync(dir, { recursive: true, force: true })
   const passes = Number(values.passes)
@@ -96,8 +98,21 @@ if (values.inner) {
       tokens,
       warmup: Number(values.warmup),
       passes,
-      instructions: Number(m[1]),
-      instructionsPerToken: Math.round(Number(m[1]) / (passes * tokens)),
+      instructions,
+      mainThreadInstructions: main,
+      instructionsPerToken: Math.round(instructions / (passes * tokens)),
+      mainThreadInstructionsPerToken: Math.round(main / (passes * tokens)),
     }),
   )
+}
+
+/**
+ * Instructions of the threads other than the main one in a callgrind dump: under tsx, its
+ * loader's worker thread ran 0.2–1.4 G instructions during the passes (16% and 53% of two
+ * runs' counts), which the engine did not; the main thread's count is the total less this.
+ */
+function otherThreads(file: string): number {
+  const report = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 1 << 28 })
+  const line = report.split('\n').find((l) => /pthread_create\.c:start_thread\b/.test(l))
+  return line ? Number(/^\s*([\d,]+)/.exec(line)![1].replaceAll(',', '')) : 0
 }
