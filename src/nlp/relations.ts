@@ -365,12 +365,29 @@ export function matchingPatterns(doc: Tokenized, c: RelationCandidate): number[]
   const forward = s.first < t.first
   const [a, b] = forward ? [s, t] : [t, s]
   if (b.first - a.last > 14) return []
-  const between = betweenText(doc, a.last, b.first)
+  const bits = patternBits(betweenText(doc, a.last, b.first))
   const out: number[] = []
-  PATTERNS.forEach((p, k) => {
-    if (!!p.reversed !== forward && p.between.test(between)) out.push(k)
-  })
+  for (let k = 0; k < PATTERNS.length; k++) if (bits & (1 << k) && !!PATTERNS[k].reversed !== forward) out.push(k)
   return out
+}
+
+// The same few texts come between most pairs ("", ",", "and", "of the"), and a pair is often a
+// candidate both ways round: each text's matches are found once, by every pattern, and kept (a
+// pure function of the text; the map is emptied when it grows large, so it stays bounded).
+const PATTERN_BITS = new Map<string, number>()
+const MAX_PATTERN_TEXTS = 4096
+if (PATTERNS.length > 31) throw new Error(`relations: ${PATTERNS.length} cue patterns do not fit the bits of patternBits`)
+
+/** Bit k set when PATTERNS[k].between matches `between`. */
+function patternBits(between: string): number {
+  let bits = PATTERN_BITS.get(between)
+  if (bits === undefined) {
+    bits = 0
+    for (let k = 0; k < PATTERNS.length; k++) if (PATTERNS[k].between.test(between)) bits |= 1 << k
+    if (PATTERN_BITS.size >= MAX_PATTERN_TEXTS) PATTERN_BITS.clear()
+    PATTERN_BITS.set(between, bits)
+  }
+  return bits
 }
 
 /** The pattern-only relation (type and cue-phrase index) a candidate expresses, if any. */

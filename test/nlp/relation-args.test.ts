@@ -16,6 +16,7 @@ import {
   relationFeatures,
   sharedSurname,
   wordHashes,
+  matchingPatterns,
   patternOnlyMatch,
   PATTERNS,
   RELATION_ENTITY_CUT,
@@ -461,4 +462,26 @@ t.test('positives-only training data: the features of how often a text relates a
   const guitarist = feat(5, words[doc.tokens.findIndex((x) => x.text === 'guitarist')], 10)
   t.ok(fs.includes(guitarist) && !prior.has(guitarist), 'a word between the pair is kept')
   t.ok(fs.filter((f) => !prior.has(f)).length > fs.length / 2, 'most features are kept')
+})
+
+t.test('cue patterns: the matches of a text between two mentions are the same when it is met again, each way round', async (t) => {
+  // Tokens: Steve(0) Jobs(1) founded(2) Apple(3) .(4) Apple(5) was(6) founded(7) by(8) Steve(9) Jobs(10) .(11)
+  const doc = tokenize('Steve Jobs founded Apple. Apple was founded by Steve Jobs.')
+  const jobs = entity('PER', 'Steve Jobs')
+  const apple = entity('ORG', 'Apple')
+  const at = (e: Entity, first: number, last: number, sent: number): Anchor => ({ entity: e, first, last, sent, pronoun: false })
+  const direct = (between: string, forward: boolean) =>
+    PATTERNS.flatMap((p, k) => (!!p.reversed !== forward && p.between.test(between) ? [k] : []))
+  const founded = PATTERNS.findIndex((p) => p.type === 'founded' && !p.reversed)
+  for (let round = 0; round < 2; round++) {
+    const forward = matchingPatterns(doc, { source: at(jobs, 0, 2, 0), target: at(apple, 3, 4, 0), sent: 0, sent2: 0 })
+    t.same(forward, direct('founded', true), `forward, round ${round}`)
+    t.ok(forward.includes(founded), 'the founding cue matches forward')
+    // The same words read from the other side: only reversed patterns may match, and here none does.
+    const backward = matchingPatterns(doc, { source: at(apple, 3, 4, 0), target: at(jobs, 0, 2, 0), sent: 0, sent2: 0 })
+    t.same(backward, direct('founded', false), `backward, round ${round}`)
+    t.notOk(backward.includes(founded), 'a forward cue does not match backward')
+    const passive = matchingPatterns(doc, { source: at(jobs, 9, 11, 1), target: at(apple, 5, 6, 1), sent: 1, sent2: 1 })
+    t.same(passive, direct('was founded by', false), `passive, round ${round}`)
+  }
 })
