@@ -976,7 +976,14 @@ function pushPlaceNames(f: number[], doc: Tokenized, s: Anchor, t: Anchor, place
   const toks = doc.tokens
   if (s.entity.type === 'ORG') {
     // Whole words, case, dots and hyphens ignored ("Pittsburgh-Corning Corp." names Pittsburgh).
-    const norm = (x: string) => ' ' + x.toLowerCase().replace(/[.’']/g, '').replace(/[\s-]+/g, ' ').trim() + ' '
+    const norm = (x: string) =>
+      ' ' +
+      x
+        .toLowerCase()
+        .replace(/[.’']/g, '')
+        .replace(/[\s-]+/g, ' ')
+        .trim() +
+      ' '
     const sn = norm(s.entity.name)
     const tn = norm(t.entity.name)
     if (tn.length > 2 && sn !== tn && sn.includes(tn)) f.push(feat(R.placeName, 1, tp))
