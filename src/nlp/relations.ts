@@ -948,15 +948,24 @@ function nationOf(toks: Tokenized['tokens'], from: number, to: number, places: P
   return d === undefined ? -1 : d >> 1
 }
 
-/** Countries named (or whose nationality is named) by the phrases of one to three tokens within [from, to). */
-function nationsIn(toks: Tokenized['tokens'], from: number, to: number, places: PlaceTable): Set<number> {
+/** Countries named (or, with `only demonyms`, whose nationality is named) by the phrases of one to three tokens within [from, to). */
+function nationsIn(toks: Tokenized['tokens'], from: number, to: number, places: PlaceTable, demonymsOnly = false): Set<number> {
   const out = new Set<number>()
   for (let i = from; i < to; i++)
     for (let j = i + 1; j <= Math.min(to, i + 3); j++) {
-      const k = nationOf(toks, i, j, places)
+      const k = demonymsOnly ? demonymOf(toks, i, j, places) : nationOf(toks, i, j, places)
       if (k >= 0) out.add(k)
     }
   return out
+}
+
+/** Country index of a nationality word of tokens [from, to), capitalised; -1 if none. */
+function demonymOf(toks: Tokenized['tokens'], from: number, to: number, places: PlaceTable): number {
+  if (!/^\p{Lu}/u.test(toks[from].text)) return -1
+  let phrase = toks[from].text
+  for (let i = from + 1; i < to; i++) phrase += ' ' + toks[i].text
+  const d = places.get(demonymKey(phrase))
+  return d === undefined ? -1 : d >> 1
 }
 
 /**
@@ -995,10 +1004,11 @@ function pushPlaceNames(f: number[], doc: Tokenized, s: Anchor, t: Anchor, place
   }
   if (country < 0) return
   const sent = doc.sentences[s.sent]
-  const near = nationsIn(toks, Math.max(sent.first, s.first - 3), s.first, places)
+  // Nationality words only: a country there is an entity of its own, often the pair's target.
+  const near = nationsIn(toks, Math.max(sent.first, s.first - 3), s.first, places, true)
   // And the apposition after it: "Zhelyu Zhelev , the Bulgarian president".
   if (s.last < sent.last && toks[s.last].text === ',')
-    for (const k of nationsIn(toks, s.last + 1, Math.min(sent.last, s.last + 4), places)) near.add(k)
+    for (const k of nationsIn(toks, s.last + 1, Math.min(sent.last, s.last + 4), places, true)) near.add(k)
   if (near.has(country)) f.push(feat(R.placeName, own ? 5 : 6, tp))
   else if (near.size) f.push(feat(R.placeName, 7, tp))
 }
