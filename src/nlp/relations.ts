@@ -448,7 +448,12 @@ export function placeKey(name: string): number {
   return fnv(name.toLowerCase().replace(/[.’']/g, '').replace(/\s+/g, ' ').trim())
 }
 
-/** Place-name hash → country index × 2 (+1 for the country's own name); see scripts/nlp/places.ts. */
+/** Key of a nationality word ("Haitian") in the place table, apart from the place names. */
+export function demonymKey(word: string): number {
+  return placeKey('\u0001' + word)
+}
+
+/** Place-name hash → country index × 2 (+1 for the country's own name); see scripts/nlp/places.ts. Nationality words under demonymKey. */
 export type PlaceTable = { get(key: number): number | undefined }
 
 /** Far apart in a document, a place and its country: the one pair read across any distance. */
@@ -538,6 +543,7 @@ const R = {
   killCue: 70,
   orgSide: 72,
   kinList: 73,
+  placeName: 80,
   agentBy: 85,
   orgPairCue: 86,
   bagCue: 87,
@@ -732,6 +738,8 @@ export function relationFeatures(
     if (a1 !== undefined && b1 !== undefined) f.push(feat(R.place, (a1 >> 1 === b1 >> 1 ? 1 : 2) + 4 * (a1 & 1) + 8 * (b1 & 1), tp))
     else f.push(feat(R.place, (a1 === undefined ? 0 : 16 + (a1 & 1)) + (b1 === undefined ? 0 : 32 + 2 * (b1 & 1)), tp))
   }
+
+  if (places) pushPlaceNames(f, doc, s, t, places, tp)
 
   if (c.sent !== c.sent2) {
     // Two sentences: what each mention's neighbourhood says, and which comes first.
@@ -1133,6 +1141,82 @@ export function pushPronounCues(
   if (!bits) return
   const kind = orgKind(t.entity)
   for (let k = 0; k < 14; k++) if (bits & (1 << k)) f.push(feat(R.pronCue, k, tp), feat(R.pronCue, 100 + k * 16 + kind, tp))
+}
+
+/** Country index of a country's name or a nationality word of one to three tokens [from, to), capitalised; -1 if none. */
+function nationOf(toks: Tokenized['tokens'], from: number, to: number, places: PlaceTable): number {
+  if (!/^\p{Lu}/u.test(toks[from].text)) return -1
+  let phrase = toks[from].text
+  for (let i = from + 1; i < to; i++) phrase += ' ' + toks[i].text
+  const p = places.get(placeKey(phrase))
+  if (p !== undefined && p & 1) return p >> 1
+  const d = places.get(demonymKey(phrase))
+  return d === undefined ? -1 : d >> 1
+}
+
+/** Countries named (or, with `only demonyms`, whose nationality is named) by the phrases of one to three tokens within [from, to). */
+function nationsIn(toks: Tokenized['tokens'], from: number, to: number, places: PlaceTable, demonymsOnly = false): Set<number> {
+  const out = new Set<number>()
+  for (let i = from; i < to; i++)
+    for (let j = i + 1; j <= Math.min(to, i + 3); j++) {
+      const k = demonymsOnly ? demonymOf(toks, i, j, places) : nationOf(toks, i, j, places)
+      if (k >= 0) out.add(k)
+    }
+  return out
+}
+
+/** Country index of a nationality word of tokens [from, to), capitalised; -1 if none. */
+function demonymOf(toks: Tokenized['tokens'], from: number, to: number, places: PlaceTable): number {
+  if (!/^\p{Lu}/u.test(toks[from].text)) return -1
+  let phrase = toks[from].text
+  for (let i = from + 1; i < to; i++) phrase += ' ' + toks[i].text
+  const d = places.get(demonymKey(phrase))
+  return d === undefined ? -1 : d >> 1
+}
+
+/**
+ * A place named in the organization's own name, or a nationality next to the source ("the
+ * Bulgarian Socialist Party" in Bulgaria, "the University of Tokyo" in Tokyo, "the Russian
+ * Defence Ministry" in Moscow, "Mongolian Prime Minister X" not in China, "X , the Bulgarian
+ * president" in Sofia): whether the place the pair points at is the one named, in its country
+ * or in another. Within an organization's name, countries and nationality words only (a town's
+ * name is often also a word: "Union"); around the source, three words before it and three of
+ * an apposition after a comma. A person's own name is not read (Washington, Lincoln).
+ */
+function pushPlaceNames(f: number[], doc: Tokenized, s: Anchor, t: Anchor, places: PlaceTable, tp: number): void {
+  if (t.entity.type !== 'LOC' || (s.entity.type !== 'ORG' && s.entity.type !== 'PER') || s.pronoun) return
+  const target = places.get(placeKey(t.entity.name))
+  const country = target === undefined ? -1 : target >> 1
+  const own = target !== undefined && (target & 1) === 1
+  const toks = doc.tokens
+  if (s.entity.type === 'ORG') {
+    // Whole words, case, dots and hyphens ignored ("Pittsburgh-Corning Corp." names Pittsburgh).
+    const norm = (x: string) =>
+      ' ' +
+      x
+        .toLowerCase()
+        .replace(/[.’']/g, '')
+        .replace(/[\s-]+/g, ' ')
+        .trim() +
+      ' '
+    const sn = norm(s.entity.name)
+    const tn = norm(t.entity.name)
+    if (tn.length > 2 && sn !== tn && sn.includes(tn)) f.push(feat(R.placeName, 1, tp))
+    else if (country >= 0) {
+      const named = nationsIn(toks, s.first, s.last, places)
+      if (named.has(country)) f.push(feat(R.placeName, own ? 2 : 3, tp))
+      else if (named.size) f.push(feat(R.placeName, 4, tp))
+    }
+  }
+  if (country < 0) return
+  const sent = doc.sentences[s.sent]
+  // Nationality words only: a country there is an entity of its own, often the pair's target.
+  const near = nationsIn(toks, Math.max(sent.first, s.first - 3), s.first, places, true)
+  // And the apposition after it: "Zhelyu Zhelev , the Bulgarian president".
+  if (s.last < sent.last && toks[s.last].text === ',')
+    for (const k of nationsIn(toks, s.last + 1, Math.min(sent.last, s.last + 4), places, true)) near.add(k)
+  if (near.has(country)) f.push(feat(R.placeName, own ? 5 : 6, tp))
+  else if (near.size) f.push(feat(R.placeName, 7, tp))
 }
 
 /** Bits of the PAIR_CUE classes of words [from, to), `near` 0 between the pair, 1 around it. */

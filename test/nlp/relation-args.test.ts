@@ -30,6 +30,7 @@ import { tokenize } from '../../src/nlp/tokens.ts'
 import { feat } from '../../src/nlp/features/hashing.ts'
 import { mentionFromTokens, type Entity, type EntityType } from '../../src/nlp/entities.ts'
 import { LABELS_FILE, patternConfidence } from '../../scripts/nlp/train-relations.ts'
+import { buildPlaces } from '../../scripts/nlp/places.ts'
 import { matchClusters, type RelDoc } from '../../scripts/nlp/relation-data.ts'
 
 const engine = createEngine(loadEngineModels())
@@ -484,4 +485,73 @@ t.test('cue patterns: the matches of a text between two mentions are the same wh
     const passive = matchingPatterns(doc, { source: at(jobs, 9, 11, 1), target: at(apple, 5, 6, 1), sent: 1, sent2: 1 })
     t.same(passive, direct('was founded by', false), `passive, round ${round}`)
   }
+})
+
+t.test("a place or nationality in the organization's name or next to the source, against the target place", async (t) => {
+  const places = buildPlaces()
+  // Template 80 over hand-made anchors (names as given, in the one sentence), the type pair's id as relationFeatures keys it.
+  const feats = (text: string, src: [EntityType, string], tgt: string) => {
+    const doc = tokenize(text)
+    const at = (name: string) => {
+      const ws = name.split(' ')
+      const k = doc.tokens.findIndex((_, i) => ws.every((w, j) => doc.tokens[i + j]?.text === w))
+      return k
+    }
+    const mk = (type: EntityType, name: string): Anchor => {
+      const first = at(name)
+      return { entity: entity(type, name), first, last: first + name.split(' ').length, sent: 0, pronoun: false }
+    }
+    const s = mk(src[0], src[1])
+    const o = mk('LOC', tgt)
+    const anchors = [[s, o].sort((a, b) => a.first - b.first)]
+    const fs = relationFeatures(
+      doc,
+      wordHashes(doc),
+      { source: s, target: o, sent: 0, sent2: 0 },
+      anchors,
+      docContext(anchors, [s.entity, o.entity]),
+      [],
+      places,
+    )
+    const tp = (src[0] === 'PER' ? 1 : 2) * 8 + 3
+    return [1, 2, 3, 4, 5, 6, 7].filter((v) => fs.includes(feat(80, v, tp)))
+  }
+  t.same(
+    feats('He taught at the University of Tokyo , in Tokyo , for years .', ['ORG', 'University of Tokyo'], 'Tokyo'),
+    [1],
+    'the place in the name',
+  )
+  t.same(
+    feats('The Bulgarian Socialist Party won the vote in Bulgaria .', ['ORG', 'Bulgarian Socialist Party'], 'Bulgaria'),
+    [2],
+    'its nationality, the country',
+  )
+  t.same(
+    feats('The Russian Defence Ministry sent a team from Moscow .', ['ORG', 'Russian Defence Ministry'], 'Moscow'),
+    [3],
+    'its nationality, a town of the country',
+  )
+  t.same(feats('The American Red Cross sent aid to Haiti .', ['ORG', 'American Red Cross'], 'Haiti'), [4], 'another nationality')
+  t.same(feats('Zhelyu Zhelev , the Bulgarian president , spoke in Sofia .', ['PER', 'Zhelyu Zhelev'], 'Sofia'), [6], 'an apposition')
+  t.same(
+    feats('Mongolian Prime Minister P. Jasray signed the treaty with China .', ['PER', 'P. Jasray'], 'China'),
+    [7],
+    'another nationality before the person',
+  )
+  t.same(feats('The Red Cross sent aid to Haiti on Monday .', ['ORG', 'Red Cross'], 'Haiti'), [], 'nothing named')
+  t.same(
+    feats('George Washington slept in Washington .', ['PER', 'George Washington'], 'Washington'),
+    [],
+    "a person's own name is not read",
+  )
+  t.same(
+    feats('The Union of Democratic Forces won in Sofia .', ['ORG', 'Union of Democratic Forces'], 'Sofia'),
+    [],
+    'a town named like a word is not read in a name',
+  )
+  t.same(
+    feats('The Tokyo Stock Exchange rose , said analysts in Tokyo .', ['ORG', 'Tokyo Stock Exchange'], 'Tokyo'),
+    [1],
+    'the place in the name, before it',
+  )
 })
