@@ -4,7 +4,7 @@ import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { REPORT_CUT } from '../../src/nlp/confidence.ts'
 import { buildEntities, cleanName, mentionFromTokens, type EntityType } from '../../src/nlp/entities.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
-import { splitJoined, spreadStated, titleStart } from '../../src/nlp/mentions.ts'
+import { joinOfNames, splitJoined, spreadStated, titleStart } from '../../src/nlp/mentions.ts'
 import { CONFIDENCE_FEATURES, confidenceFeatures, registerOf } from '../../src/nlp/confidence.ts'
 import type { Entity, Mention } from '../../src/nlp/entities.ts'
 
@@ -694,4 +694,54 @@ t.test("a person's or an organization's span over a comma is split there, a work
   t.same(split(VIDEOS, 'Clubland and New Lace Sleeves', 'OBJ'), ['Clubland', 'New Lace Sleeves'])
   t.same(split('She reread Pride and Prejudice every year.', 'Pride and Prejudice', 'OBJ'), ['Pride and Prejudice'])
   t.same(split('He thanked Procter and Gamble for the grant.', 'Procter and Gamble', 'ORG'), ['Procter and Gamble'])
+})
+
+t.test("a nationality, then untagged words ending in a body's word, is an organization; a title after one is not", async (t) => {
+  // The tagger reads "Latin American" as miscellaneous and leaves "School of Medicine" untagged.
+  t.ok(typed('She studied at the Latin American School of Medicine in Havana.').includes('ORG:Latin American School of Medicine'))
+  t.notOk(typed('The Malaysian Prime Minister Mahathir spoke at length.').some((m) => m.startsWith('ORG:')))
+})
+
+t.test('a miscellaneous span with a body\'s word before "of" is an organization; an award or a fellowship is not', async (t) => {
+  t.ok(typed('He taught at the Latin Academy of Fine Arts of Rome.').includes('ORG:Latin Academy of Fine Arts of Rome'))
+  t.same(typed('She won the Academy Award for Best Actress in 1998.'), [])
+  t.same(typed('He was made a Fellow of the Royal Society of Arts in 1900.'), [])
+})
+
+t.test('a name the sentence calls a village or a neighbourhood is a place; a town councillor is a person', async (t) => {
+  t.ok(typed('Cy Becker is a neighbourhood in north Edmonton.').includes('LOC:Cy Becker'))
+  t.ok(typed('Dean Becker is a town councillor in Kent.').includes('PER:Dean Becker'))
+})
+
+t.test('a body\'s or a state\'s head, "of" and a name are one name; a title, "of" and a place are two', async (t) => {
+  t.ok(typed('They travelled to the United States of America in 1910.').includes('LOC:United States of America'))
+  /** joinOfNames over hand-made mentions (token ranges and types), as `TYPE:text`. */
+  const joined = (text: string, spans: [number, number, EntityType][]) => {
+    const doc = tokenize(text)
+    return joinOfNames(
+      doc,
+      spans.map(([a, b, type]) => mentionFromTokens(text, doc.tokens, a, b, type)),
+    ).map((m) => `${m.type}:${m.text}`)
+  }
+  t.same(
+    joined('He taught at Ludwig Maximilian University of Munich .', [
+      [3, 6, 'PER'],
+      [7, 8, 'LOC'],
+    ]),
+    ['ORG:Ludwig Maximilian University of Munich'],
+  )
+  t.same(
+    joined('The Bishop of Ely preached .', [
+      [1, 2, 'PER'],
+      [3, 4, 'LOC'],
+    ]),
+    ['PER:Bishop', 'LOC:Ely'],
+  )
+  t.same(
+    joined('Prince Eugene of Savoy led .', [
+      [0, 2, 'PER'],
+      [3, 4, 'LOC'],
+    ]),
+    ['PER:Prince Eugene', 'LOC:Savoy'],
+  )
 })
