@@ -745,3 +745,17 @@ t.test('a body\'s or a state\'s head, "of" and a name are one name; a title, "of
     ['PER:Prince Eugene', 'LOC:Savoy'],
   )
 })
+
+t.test("a province's or a municipality's name is a place; a body named after one is not", async (t) => {
+  t.ok(typed('The Province of Kelmora passed the act.').includes('LOC:Province of Kelmora'))
+  t.ok(typed('The Kelmora Municipality announced new taxes.').includes('LOC:Kelmora Municipality'))
+  t.ok(typed('The Province of Kelmora Trust Fund passed the act.').includes('ORG:Province of Kelmora Trust Fund'))
+  t.ok(typed('Kelmora Province Council announced new taxes.').includes('ORG:Kelmora Province Council'))
+  t.ok(typed('The Commerce Department reported higher sales.').includes('ORG:Commerce Department'))
+})
+
+t.test('a museum or a gallery is a place; a society named after a museum is not', async (t) => {
+  t.ok(typed('The Philadelphia Museum of Art opened a new wing.').includes('LOC:Philadelphia Museum of Art'))
+  t.ok(typed('The Zentral Museum of Kelmora opened.').includes('LOC:Zentral Museum of Kelmora'))
+  t.ok(typed('He joined the Kelmora Museum Society.').includes('ORG:Kelmora Museum Society'))
+})
