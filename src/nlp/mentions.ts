@@ -422,6 +422,24 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       type = 'OBJ'
       stated = true
     }
+    // "[United States] Census Bureau", "[Mauritius] Parliament": a place, then untagged words
+    // ending in a body's word, is the body's name.
+    if (type === 'LOC' && !noisy) {
+      const e = placeBodyEnd(doc, a, b, taken)
+      if (e > 0) {
+        for (let k = b; k < e; k++) taken[k] = 1
+        b = e
+        type = 'ORG'
+        stated = true
+      }
+    }
+    // "[West Virginia Route] 28", "[U.S. Highway] 2": a road's number belongs to its name.
+    if (!noisy && routeNumbered(doc, b, taken)) {
+      taken[b] = 1
+      b++
+      type = 'LOC'
+      stated = true
+    }
     // "the [12th] Brigade": an ordinal before a military unit's name belongs to it.
     if (
       type === 'ORG' &&
@@ -789,6 +807,32 @@ function copulaPlace(doc: Tokenized, a: number, b: number, ctx: RuleContext): bo
     if (!/^[\p{L}-]+$/u.test(w) || /^(?:of|in|on|at|that|which|who|and|or|for|from|by|with)$/.test(w)) return false
   }
   return false
+}
+
+/**
+ * After a place [a, b): one to four untagged title-case words of the sentence ending in a body's
+ * word ("[United States] Census Bureau", "[Los Angeles] Community College", "[Mauritius]
+ * Parliament"), the run of capitalised words ending there: the end of the body's name, else -1.
+ * No role word in it ("[France] Prime Minister").
+ */
+export function placeBodyEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array): number {
+  const t = doc.tokens
+  let e = b
+  while (e < t.length && e - b < 4 && !taken[e] && t[e].sent === t[a].sent && TITLE_CASE.test(t[e].text)) {
+    if (ROLE_WORD.test(t[e].text) || JOB_TITLE.test(t[e].text)) return -1
+    e++
+  }
+  if (e === b || (e < t.length && t[e].sent === t[a].sent && /^\p{Lu}/u.test(t[e].text))) return -1
+  const last = t[e - 1].text
+  return ORG_END.test(last) || NATIONAL_BODY.test(last) || /^(?:Conservatory|Academy|Police)$/.test(last) ? e : -1
+}
+
+const ROAD = /^(?:Route|Highway|Interstate|Motorway|Autobahn)$/
+
+/** Token b, untagged, is a number right after a name that ends in a road's word ("Route 28"). */
+export function routeNumbered(doc: Tokenized, b: number, taken: Uint8Array): boolean {
+  const t = doc.tokens
+  return b > 0 && b < t.length && !taken[b] && t[b].sent === t[b - 1].sent && ROAD.test(t[b - 1].text) && /^\d{1,4}[A-Z]?$/.test(t[b].text)
 }
 
 // Last words of the name of an administrative unit of land, and first words before "of" in one.

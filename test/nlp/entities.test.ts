@@ -4,7 +4,7 @@ import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { REPORT_CUT } from '../../src/nlp/confidence.ts'
 import { buildEntities, cleanName, mentionFromTokens, type EntityType } from '../../src/nlp/entities.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
-import { joinOfNames, splitJoined, spreadStated, titleStart } from '../../src/nlp/mentions.ts'
+import { joinOfNames, placeBodyEnd, routeNumbered, splitJoined, spreadStated, titleStart } from '../../src/nlp/mentions.ts'
 import { CONFIDENCE_FEATURES, confidenceFeatures, registerOf } from '../../src/nlp/confidence.ts'
 import type { Entity, Mention } from '../../src/nlp/entities.ts'
 
@@ -758,4 +758,31 @@ t.test('a museum or a gallery is a place; a society named after a museum is not'
   t.ok(typed('The Philadelphia Museum of Art opened a new wing.').includes('LOC:Philadelphia Museum of Art'))
   t.ok(typed('The Zentral Museum of Kelmora opened.').includes('LOC:Zentral Museum of Kelmora'))
   t.ok(typed('He joined the Kelmora Museum Society.').includes('ORG:Kelmora Museum Society'))
+})
+
+t.test("a place then untagged words ending in a body's word is the body's name; a role after a place is not", async (t) => {
+  /** The end placeBodyEnd gives after the place at tokens [a, b) of `text`, nothing else tagged. */
+  const end = (text: string, a: number, b: number) => {
+    const doc = tokenize(text)
+    const taken = new Uint8Array(doc.tokens.length)
+    for (let i = a; i < b; i++) taken[i] = 1
+    return placeBodyEnd(doc, a, b, taken)
+  }
+  // "[Mauritius] Parliament", "[Los Angeles] Community College".
+  t.equal(end('The Mauritius Parliament met today .', 1, 2), 3)
+  t.equal(end('He left Los Angeles Community College early .', 2, 4), 6)
+  // "[France] Prime Minister", "[Kelmora] Census Bureau Report": a role, or a longer run of capitals.
+  t.equal(end('The France Prime Minister spoke .', 1, 2), -1)
+  t.equal(end('The Kelmora Census Bureau Report came .', 1, 2), -1)
+})
+
+t.test("a road's number joins its name; a number after another word does not", async (t) => {
+  const numbered = (text: string, b: number) => {
+    const doc = tokenize(text)
+    return routeNumbered(doc, b, new Uint8Array(doc.tokens.length))
+  }
+  t.ok(numbered('It joins West Virginia Route 28 near Petersburg .', 5))
+  t.ok(numbered('It follows U.S. Highway 2 west .', 4))
+  t.notOk(numbered('It lands at Heathrow Terminal 5 daily .', 5))
+  t.notOk(numbered('It joins the Route of 1840 here .', 4))
 })
