@@ -786,3 +786,10 @@ t.test("a road's number joins its name; a number after another word does not", a
   t.notOk(numbered('It lands at Heathrow Terminal 5 daily .', 5))
   t.notOk(numbered('It joins the Route of 1840 here .', 4))
 })
+
+t.test('a prison, a camp or a state park is a place; a hospital and a club named Palace are not', async (t) => {
+  t.ok(typed('He was held at Kelmora Prison for two years.').includes('LOC:Kelmora Prison'))
+  t.ok(typed('Inmates of the Kelmora Base Camp left.').includes('LOC:Kelmora Base Camp'))
+  t.ok(typed('The Kelmora Hospital opened in 1900.').includes('ORG:Kelmora Hospital'))
+  t.ok(typed('The Crystal Palace fans cheered.').some((m) => m.startsWith('ORG:') && m.includes('Crystal Palace')))
+})
