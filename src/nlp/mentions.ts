@@ -190,6 +190,8 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   const taken = new Uint8Array(doc.tokens.length)
   // "Faith No More , Rage Against the Machine", "Clubland and New Lace Sleeves": names run together.
   tagged = splitJoined(doc, tagged)
+  // "Tom Petty and the Heartbreakers", "KC and the Sunshine Band": a person and a group, one band.
+  if (!noisy) tagged = joinBackingBands(doc, tagged, ctx)
   // A title after a kind of work ("the album Demon Days") is an object, whatever spans the tagger
   // cut there (it often splits a title at its lower-case words or runs on past it).
   const titles = noisy ? [] : workTitles(doc, tagged)
@@ -252,6 +254,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     const first = s.first
     const last = s.last
     let [a, b] = trimSpan(doc, first, last, noisy, s.type === 'PER')
+    // "Guinea-[Bissau]", "Kim Dae-[jung]", "[T-]Bone Walker": a word written with a hyphen is one
+    // word, and so in the name whole.
+    if (!noisy && s.type !== 'OBJ') [a, b] = hyphenedEdges(doc, a, b, taken, s.type === 'PER', ctx)
     // The tagger often starts an organization's name one word late when that word is also an
     // ordinary one ("[General] Accounting Office", "[Progressive] Conservative Party"): a
     // capitalised word right before it, inside the sentence and in no other name, is taken in.
@@ -309,6 +314,17 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
           b = k
           break
         }
+    }
+    // "Democrat John Glenn", "Congressman Phil Crane", "Major General Charles Lee" (read as an
+    // organization): a party member's label or an office before a first name is a person's, and
+    // no part of the name (the corpora annotate a party label apart, as miscellaneous).
+    if (type !== 'OBJ' && !noisy) {
+      const k = labelledPerson(doc, a, b, ctx)
+      if (k > 0) {
+        a = k
+        if (type !== 'PER') stated = true
+        type = 'PER'
+      }
     }
     // "King Louis XIV", "Pope Paul VI", "Lord Palmerston" read as an organization or a place: a
     // ruler's, a peer's or an officer's title before names is a person's.
@@ -515,7 +531,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       doc.tokens[b + 2].text === ')' &&
       (!taken[b + 1] || lone[b + 1]) &&
       doc.tokens[b + 1].sent === doc.tokens[a].sent &&
-      isAcronymOf(doc, a, b, doc.tokens[b + 1].text, ctx)
+      (isAcronymOf(doc, a, b, doc.tokens[b + 1].text, ctx) || translatedAcronym(doc, a, b, doc.tokens[b + 1].text, ctx))
     const m = mentionFromTokens(doc.text, doc.tokens, a, b, type)
     if (stated || acronym) m.stated = true
     out.push(m)
@@ -563,6 +579,67 @@ export function spreadStated(mentions: Mention[]): void {
       m.stated = true
     }
   }
+}
+
+const PLURAL_NAME = /^\p{Lu}[\p{L}'’-]*[^\Wsu]s$/u
+const BAND_WORD = /^(?:Band|Orchestra|Gang|Crew|Company|Experience|Family)$/
+// Parties' and sides' members, which a leader stands with ("Obama and the Democrats").
+const MEMBERS =
+  /^(?:Democrats|Republicans|Conservatives|Liberals|Socialists|Communists|Tories|Greens|Unionists|Nationalists|Loyalists|Allies|Rebels|Apostles|Disciples)$/
+
+/**
+ * A person's name, "and the", then one to four capitalised words ending in a plural or a band's
+ * word ("Tom Petty and the Heartbreakers", "Derek and the Dominos", "KC and the Sunshine Band")
+ * is one band's name, an organization: the spans the tagger cut there are joined. Not when the
+ * words after "the" are a known name of any type, a place or a nationality ("Jeter and the
+ * Yankees", "Hussein and the Kurds"): two names.
+ */
+export function joinBackingBands(doc: Tokenized, spans: TaggedSpan[], ctx: RuleContext): TaggedSpan[] {
+  const t = doc.tokens
+  let out: TaggedSpan[] | undefined
+  for (const s of spans) {
+    const i = s.last
+    if (s.type !== 'PER' || s.last - s.first > 3 || i + 2 >= t.length || t[i].text !== 'and' || t[i + 1].text !== 'the') continue
+    if (t[i + 2].sent !== t[s.first].sent) continue
+    let j = i + 2
+    while (j < t.length && j < i + 6 && t[j].sent === t[i].sent && /^\p{Lu}/u.test(t[j].text)) j++
+    if (j === i + 2 || (j < t.length && t[j].sent === t[i].sent && /^\p{Lu}/u.test(t[j].text))) continue
+    const last = t[j - 1].text
+    if ((!PLURAL_NAME.test(last) && !BAND_WORD.test(last)) || MEMBERS.test(last)) continue
+    const ws: string[] = []
+    for (let k = i + 2; k < j; k++) ws.push(t[k].text.toLowerCase())
+    if (
+      ctx.gaz(ws) & (GAZ_PLACE | GAZ_REGION | GAZ_DEMONYM | GAZ_KNOWN_NAME) ||
+      wordGaz(ctx, last) & (GAZ_PLACE | GAZ_REGION | GAZ_DEMONYM)
+    )
+      continue
+    out ??= spans.slice()
+    out = out.filter((x) => x !== s && !(x.first < j && x.last > i))
+    out.push({ ...s, type: 'ORG', last: j })
+  }
+  return out ? out.sort((x, y) => x.first - y.first) : spans
+}
+
+/** Touching tokens i and i + 1 (no space between them). */
+const touching = (doc: Tokenized, i: number) => doc.tokens[i].end === doc.tokens[i + 1].start
+
+/**
+ * [a, b) widened over a hyphen written without spaces and the word on its other side, when no
+ * other name holds that word: "Guinea-Bissau", "Dublin North-West", "T-Bone Walker"; a lower-case
+ * half only in a person's name and when no ordinary word ("Kim Dae-jung"; not "Obama-era",
+ * "Paris-based").
+ */
+function hyphenedEdges(doc: Tokenized, a: number, b: number, taken: Uint8Array, person: boolean, ctx: RuleContext): [number, number] {
+  const t = doc.tokens
+  const joins = (i: number) => {
+    const w = t[i].text
+    if (taken[i] || !/^[\p{L}\p{N}]/u.test(w)) return false
+    return /^[\p{Lu}\p{N}]/u.test(w) || (person && !(wordGaz(ctx, w) & GAZ_COMMON))
+  }
+  while (b + 1 < t.length && t[b].text === '-' && touching(doc, b - 1) && touching(doc, b) && joins(b + 1)) b += 2
+  while (a >= 2 && t[a - 1].text === '-' && touching(doc, a - 2) && touching(doc, a - 1) && joins(a - 2) && /^\p{Lu}/u.test(t[a - 2].text))
+    a -= 2
+  return [a, b]
 }
 
 // What may follow a comma inside a firm's or a person's name ("Atari , Inc.", "William F. Buckley , Jr").
@@ -986,6 +1063,17 @@ function isAcronymOf(doc: Tokenized, a: number, b: number, w: string, ctx: RuleC
   for (let i = a; i < b; i++) if (/^\p{Lu}/u.test(doc.tokens[i].text)) initials += doc.tokens[i].text[0]
   return initials === w
 }
+/**
+ * `w` has the initials of the capitalised words of [a, b) in another order, three letters or
+ * more: the acronym of the name in its own language, the name given in English ("Italian Liberal
+ * Party ( PLI )", "Islamic Salvation Front ( FIS )", "Institutional Revolutionary Party ( PRI )").
+ */
+function translatedAcronym(doc: Tokenized, a: number, b: number, w: string, ctx: RuleContext): boolean {
+  if (w.length < 3 || !ACRONYM.test(w) || wordGaz(ctx, w) & GAZ_COMMON) return false
+  let initials = ''
+  for (let i = a; i < b; i++) if (/^\p{Lu}/u.test(doc.tokens[i].text)) initials += doc.tokens[i].text[0]
+  return initials.length === w.length && [...initials].sort().join('') === [...w].sort().join('')
+}
 const VICTIM_VERB = /^(?:assassinated|assassinating|murdered)$/i
 const VICTIM_NOUN = /^(?:assassination|assassin|murder|murderer|killer|slaying)$/i
 
@@ -1128,6 +1216,25 @@ function titledPerson(doc: Tokenized, a: number, b: number, ctx: RuleContext): b
       return false
   }
   return true
+}
+// What a party's member is called, and offices and ranks, before a person's name.
+const PARTY_MEMBER = /^(?:Democrat|Republican|Liberal|Conservative|Tory|Socialist|Communist|Unionist|Nationalist|Federalist|Whig|Populist)$/
+const OFFICE =
+  /^(?:Congressman|Congresswoman|Congressmen|Senator|Senators|Governor|Mayor|Major|General|Adjutant|Lieutenant|Colonel|Regent|Actor|Actress|Chancellor|Premier)$/
+
+/**
+ * [a, b) opens with a party member's label or an office ("Democrat John Glenn", "Congressman Phil
+ * Crane", "Major General Charles Lee"), then a first name and at least one more capitalised word:
+ * the end of the labels, where the person's name starts; else -1. Not "Liberal Party",
+ * "Republican Guard", "General Motors" (no first name after the labels).
+ */
+function labelledPerson(doc: Tokenized, a: number, b: number, ctx: RuleContext): number {
+  const t = doc.tokens
+  let k = a
+  while (k < b && (PARTY_MEMBER.test(t[k].text) || OFFICE.test(t[k].text))) k++
+  if (k === a || b - k < 2 || !TITLE_CASE.test(t[k].text) || !(wordGaz(ctx, t[k].text) & GAZ_FIRST)) return -1
+  for (let i = k + 1; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text)) return -1
+  return k
 }
 const ROLE =
   /^(?:leader|president|vice-president|director|chairman|chairwoman|spokesman|spokeswoman|minister|secretary|head|chief|commander|deputy|mayor|governor|professor|attorney|lawyer|editor|economist|analyst|executive|founder|ambassador|envoy|general|senator|judge|actor|actress|singer|author|writer|manager|coach|aide|adviser|advisor|prosecutor|son|daughter|wife|husband|widow)$/

@@ -521,6 +521,11 @@ const R = {
   killCue: 70,
   orgSide: 72,
   kinList: 73,
+  agentBy: 85,
+  orgPairCue: 86,
+  bagCue: 87,
+  profile: 88,
+  pronCue: 89,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -723,6 +728,7 @@ export function relationFeatures(
     f.push(feat(R.xsPost, b.last < s2.last ? words[b.last] : 2, 100 + tp * 2 + (forward ? 1 : 0)))
     f.push(feat(R.xsHead, Math.min(a.first - s1.first, 3) * 4 + Math.min(b.first - s2.first, 3), tp))
     f.push(feat(R.crowd, bucket(anchors[a.sent].length) * 8 + bucket(anchors[b.sent].length), tp + 100))
+    pushPersonProfile(f, doc, words, s, t, anchors, tp)
     return f
   }
 
@@ -747,6 +753,10 @@ export function relationFeatures(
   if (sType === 'PER' && t.entity.type === 'PER') pushKillCues(f, words, a, b, sent, tp, forward)
   pushOrgSideCues(f, words, s, t, forward, sent, tp)
   pushKinList(f, words, a, b, sentAnchors, sent, tp)
+  pushAgentBy(f, words, s, t, tp)
+  pushOrgPairCues(f, words, s, t, a, b, sent, tp)
+  pushPersonProfile(f, doc, words, s, t, anchors, tp)
+  pushPronounCues(f, words, s, t, a, b, sent, tp)
   f.push(feat(R.pre, a.first - 1 >= sent.first ? words[a.first - 1] : 1, tp), feat(R.post, b.last < sent.last ? words[b.last] : 2, tp))
   if (dist === 1 && words[a.last] === COMMA) f.push(feat(R.app, tp))
   if (dist === 1 && POSSESSIVE.has(words[a.last])) f.push(feat(R.poss, tp))
@@ -929,6 +939,185 @@ function pushKillCues(
   if (before) f.push(feat(R.killCue, 16 + fw, tp))
 }
 
+// Verbs whose agent follows "by" ("a label started by Julie Doiron", "a company owned by the
+// Shaw family", "a team coached by X"): the pair reads the other way round from the words, so
+// the words between alone say it of the wrong end.
+const AGENT_CLASSES: [number, string][] = [
+  [0, 'founded co-founded cofounded established formed created started launched set founding'],
+  [1, 'owned controlled acquired bought purchased operated run managed held'],
+  [2, 'led headed chaired directed coached captained presided'],
+  [3, 'employed hired signed appointed commissioned recruited'],
+  [4, 'produced manufactured developed made built designed published released written composed'],
+]
+const AGENT = wordClasses(AGENT_CLASSES)
+
+/**
+ * The source named right after "by", the target earlier in the sentence, and a verb of
+ * AGENT_CLASSES at most four words before the "by" ("Y , founded in 1990 by X"): the class, alone
+ * and with the target organization's kind.
+ */
+export function pushAgentBy(f: number[], words: Uint32Array, s: Anchor, t: Anchor, tp: number): void {
+  if (s.pronoun || t.last > s.first - 2 || words[s.first - 1] !== BY) return
+  if (s.entity.type !== 'PER' && s.entity.type !== 'ORG') return
+  let bits = 0
+  for (let i = Math.max(t.last, s.first - 5); i < s.first - 1; i++) {
+    const k = AGENT.get(words[i])
+    if (k !== undefined) bits |= 1 << k
+  }
+  if (!bits) return
+  const kind = orgKind(t.entity)
+  for (let k = 0; k < AGENT_CLASSES.length; k++)
+    if (bits & (1 << k)) f.push(feat(R.agentBy, k, tp), feat(R.agentBy, 100 + k * 16 + kind, tp))
+}
+
+// What is said between two organizations: who owns, which is a part, who founded or joined,
+// who runs what ("its subsidiaries X and Y", "a division of", "the flagship of", "acquired").
+const ORG_CUE_CLASSES: [number, string][] = [
+  [0, 'owns owned owner owners parent acquired acquires acquisition bought purchased stake controlling controlled controls holding'],
+  [
+    1,
+    'subsidiary subsidiaries division divisions unit units branch branches arm affiliate affiliated affiliates part department departments chapter wing imprint brand channel channels station stations flagship sister',
+  ],
+  [2, 'founded co-founded founder established formed created merged merger spun'],
+  [3, 'member members joined league conference association federation'],
+  [4, 'operated operates operating runs ran managed manages broadcast broadcasts airs aired'],
+]
+const ORG_CUE = wordClasses(ORG_CUE_CLASSES)
+
+/** Bits of ORG_CUE classes of words [from, to), `near` 0 between the pair, 1 around it. */
+function orgCueBits(words: Uint32Array, from: number, to: number, near: number): number {
+  let bits = 0
+  for (let i = from; i < to; i++) {
+    const k = ORG_CUE.get(words[i])
+    if (k !== undefined) bits |= 1 << (k * 2 + near)
+  }
+  return bits
+}
+
+/**
+ * Classes of ORG_CUE_CLASSES between an organization and another organization or an object (at
+ * most 12 words apart) and three words either side of the pair, by direction; and, by direction,
+ * with the target's kind. "X , a subsidiary of Y" and "Y 's subsidiary X" differ by direction only.
+ */
+export function pushOrgPairCues(
+  f: number[],
+  words: Uint32Array,
+  s: Anchor,
+  t: Anchor,
+  a: Anchor,
+  b: Anchor,
+  sent: { first: number; last: number },
+  tp: number,
+): void {
+  if (s.entity.type !== 'ORG' || (t.entity.type !== 'ORG' && t.entity.type !== 'OBJ') || b.first - a.last > 12) return
+  const bits =
+    orgCueBits(words, a.last, b.first, 0) |
+    orgCueBits(words, Math.max(sent.first, a.first - 3), a.first, 1) |
+    orgCueBits(words, b.last, Math.min(sent.last, b.last + 3), 1)
+  if (!bits) return
+  const fw = s.first < t.first ? 1 : 0
+  const kind = orgKind(t.entity)
+  for (let k = 0; k < ORG_CUE_CLASSES.length * 2; k++)
+    if (bits & (1 << k)) f.push(feat(R.orgPairCue, k * 2 + fw, tp), feat(R.orgPairCue, 100 + (k * 2 + fw) * 8 + kind, tp))
+}
+
+/**
+ * Cue classes of the words between the pair's mentions in other sentences (typedCandidates'
+ * bag): PAIR_CUE_CLASSES for a person and an organization (with the organization's kind),
+ * ORG_CUE_CLASSES for two organizations. A document says "He taught at X" once and names X with
+ * him again elsewhere.
+ */
+export function pushBagCues(f: number[], c: RelationCandidate, ws: Set<number>, tp: number): void {
+  if (!ws.size) return
+  const st = c.source.entity.type
+  const tt = c.target.entity.type
+  if (st === 'PER' && tt === 'ORG') {
+    let bits = 0
+    for (const w of ws) {
+      const k = PAIR_CUE.get(w)
+      if (k !== undefined) bits |= 1 << k
+    }
+    const kind = orgKind(c.target.entity)
+    for (let k = 0; k < PAIR_CUE_CLASSES.length; k++)
+      if (bits & (1 << k)) f.push(feat(R.bagCue, k, tp), feat(R.bagCue, 100 + k * 16 + kind, tp))
+  } else if (st === 'ORG' && (tt === 'ORG' || tt === 'OBJ')) {
+    let bits = 0
+    for (const w of ws) {
+      const k = ORG_CUE.get(w)
+      if (k !== undefined) bits |= 1 << k
+    }
+    for (let k = 0; k < ORG_CUE_CLASSES.length; k++) if (bits & (1 << k)) f.push(feat(R.bagCue, 300 + k, tp))
+  }
+}
+
+/** A person's document profile by anchors array (one per document), filled when first read. */
+const PROFILES = new WeakMap<Anchor[][], Map<Entity, number>>()
+
+/**
+ * Bits of PAIR_CUE_CLASSES said anywhere in the sentences that mention a person (by name or by a
+ * pronoun resolved to it): what the document says the person does (studied, taught, led, played).
+ */
+export function personProfile(words: Uint32Array, doc: Tokenized, anchors: Anchor[][], e: Entity): number {
+  let m = PROFILES.get(anchors)
+  if (!m) PROFILES.set(anchors, (m = new Map<Entity, number>()))
+  let bits = m.get(e)
+  if (bits !== undefined) return bits
+  bits = 0
+  for (let s = 0; s < anchors.length; s++) {
+    if (!anchors[s].some((a) => a.entity === e)) continue
+    const sent = doc.sentences[s]
+    for (let i = sent.first; i < sent.last; i++) {
+      const k = PAIR_CUE.get(words[i])
+      if (k !== undefined) bits |= 1 << k
+    }
+  }
+  m.set(e, bits)
+  return bits
+}
+
+/** The person's document profile (personProfile) crossed with the organization's kind, for a person and an organization. */
+export function pushPersonProfile(
+  f: number[],
+  doc: Tokenized,
+  words: Uint32Array,
+  s: Anchor,
+  t: Anchor,
+  anchors: Anchor[][],
+  tp: number,
+): void {
+  if (s.entity.type !== 'PER' || t.entity.type !== 'ORG') return
+  const bits = personProfile(words, doc, anchors, s.entity)
+  if (!bits) return
+  const kind = orgKind(t.entity)
+  for (let k = 0; k < PAIR_CUE_CLASSES.length; k++) if (bits & (1 << k)) f.push(feat(R.profile, k * 16 + kind, tp))
+}
+
+/**
+ * Classes of PAIR_CUE_CLASSES between (and three words around) a pronoun and an organization
+ * ("He worked for Aker", "She currently teaches at Antioch College"), alone and with the
+ * organization's kind: a pronoun's pair is scored down as a whole (its antecedent may be wrong),
+ * which buries the pairs that say what the person does there.
+ */
+export function pushPronounCues(
+  f: number[],
+  words: Uint32Array,
+  s: Anchor,
+  t: Anchor,
+  a: Anchor,
+  b: Anchor,
+  sent: { first: number; last: number },
+  tp: number,
+): void {
+  if (!s.pronoun || s.entity.type !== 'PER' || t.entity.type !== 'ORG' || b.first - a.last > 12) return
+  const bits =
+    cueBits(words, a.last, b.first, 0) |
+    cueBits(words, Math.max(sent.first, a.first - 3), a.first, 1) |
+    cueBits(words, b.last, Math.min(sent.last, b.last + 3), 1)
+  if (!bits) return
+  const kind = orgKind(t.entity)
+  for (let k = 0; k < 14; k++) if (bits & (1 << k)) f.push(feat(R.pronCue, k, tp), feat(R.pronCue, 100 + k * 16 + kind, tp))
+}
+
 /** Bits of the PAIR_CUE classes of words [from, to), `near` 0 between the pair, 1 around it. */
 function cueBits(words: Uint32Array, from: number, to: number, near: number): number {
   let bits = 0
@@ -1046,6 +1235,7 @@ export function typedCandidates(
       }
       for (const k of pats) feats.push(feat(R.bagPat, k, tp))
       for (const w of ws) feats.push(feat(R.bagBw, w, tp))
+      pushBagCues(feats, c, ws, tp)
     }
     out.push({ candidate: c, types: types ?? [], feats, cues, patternOnly })
   }

@@ -793,3 +793,39 @@ t.test('a prison, a camp or a state park is a place; a hospital and a club named
   t.ok(typed('The Kelmora Hospital opened in 1900.').includes('ORG:Kelmora Hospital'))
   t.ok(typed('The Crystal Palace fans cheered.').some((m) => m.startsWith('ORG:') && m.includes('Crystal Palace')))
 })
+
+t.test("a party member's label or an office before a first name and a surname is no part of the person's name", async (t) => {
+  const m = typed('Zappa is heard interacting with Senators Fritz Hollings, Slade Gorton and Al Gore.')
+  t.ok(m.includes('PER:Fritz Hollings'), `Fritz Hollings (got ${JSON.stringify(m)})`)
+  const g = typed('Washington appointed officers, including Adjutant General Horatio Gates and others.')
+  t.ok(g.includes('PER:Horatio Gates'), `Horatio Gates (got ${JSON.stringify(g)})`)
+  // No first name after the label: a party's or a firm's name.
+  t.ok(typed('He joined the Liberal Party in 1990.').includes('ORG:the Liberal Party'))
+  t.ok(typed('General Motors built the plant.').includes('ORG:General Motors'))
+})
+
+t.test('an acronym in brackets with the initials of the name in another order confirms an organization', async (t) => {
+  const stated = (text: string) =>
+    extractMentions(tokenize(text))
+      .filter((m) => m.stated)
+      .map((m) => `${m.type}:${m.text}`)
+  t.same(stated('The Italian Liberal Party (PLI) was founded in 1922.'), ['ORG:Italian Liberal Party', 'ORG:PLI'])
+  t.same(stated('The Islamic Salvation Front (FIS) won the vote.'), ['ORG:Islamic Salvation Front', 'ORG:FIS'])
+  // Other letters, or two letters only: left to the tagger.
+  t.same(stated('The Italian Liberal Party (PLA) won the vote.'), [])
+  t.same(stated('The National Front (FN) won the vote.'), [])
+})
+
+t.test('a person "and the" a plural or a band\'s word is one band; a leader and a party or a team are two names', async (t) => {
+  t.ok(typed('He toured with Tom Petty and the Heartbreakers in 1980.').includes('ORG:Tom Petty and the Heartbreakers'))
+  t.ok(typed('Adam and the Ants played the hall.').includes('ORG:Adam and the Ants'))
+  t.notOk(typed('Obama and the Democrats passed the bill.').some((m) => m.includes('and the')))
+  t.notOk(typed('Derek Jeter and the Yankees won again.').some((m) => m.includes('and the')))
+})
+
+t.test('a word written with a hyphen is whole in a name; a lower-case ordinary word after a hyphen is not taken in', async (t) => {
+  t.ok(typed('Hans von Euler-Chelpin won the prize.').includes('PER:Hans von Euler-Chelpin'))
+  t.ok(typed('He wrote to Jean-Louis Tixier-Vignancour.').includes('PER:Jean-Louis Tixier-Vignancour'))
+  const m = typed('Paris-based Airbus said Angela Merkel-style rules would hurt.')
+  t.ok(m.includes('LOC:Paris') && m.includes('PER:Angela Merkel'), `Paris, Angela Merkel (got ${JSON.stringify(m)})`)
+})
