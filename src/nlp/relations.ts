@@ -846,10 +846,7 @@ function pushPairCues(
   tp: number,
 ): void {
   if (s.entity.type !== 'PER' || t.entity.type !== 'ORG' || b.first - a.last > 12) return
-  const bits =
-    cueBits(words, a.last, b.first, 0) |
-    cueBits(words, Math.max(sent.first, a.first - 3), a.first, 1) |
-    cueBits(words, b.last, Math.min(sent.last, b.last + 3), 1)
+  const bits = aroundPairBits(PAIR_CUE, words, a, b, sent)
   if (!bits) return
   const kind = orgKind(t.entity)
   for (let k = 0; k < 14; k++) if (bits & (1 << k)) f.push(feat(R.pairCue, k, tp), feat(R.pairCue, 100 + k * 16 + kind, tp))
@@ -1010,15 +1007,6 @@ const ORG_CUE_CLASSES: [number, string][] = [
 const ORG_CUE = wordClasses(ORG_CUE_CLASSES)
 
 /** Bits of ORG_CUE classes of words [from, to), `near` 0 between the pair, 1 around it. */
-function orgCueBits(words: Uint32Array, from: number, to: number, near: number): number {
-  let bits = 0
-  for (let i = from; i < to; i++) {
-    const k = ORG_CUE.get(words[i])
-    if (k !== undefined) bits |= 1 << (k * 2 + near)
-  }
-  return bits
-}
-
 /**
  * Classes of ORG_CUE_CLASSES between an organization and another organization or an object (at
  * most 12 words apart) and three words either side of the pair, by direction; and, by direction,
@@ -1035,10 +1023,7 @@ export function pushOrgPairCues(
   tp: number,
 ): void {
   if (s.entity.type !== 'ORG' || (t.entity.type !== 'ORG' && t.entity.type !== 'OBJ') || b.first - a.last > 12) return
-  const bits =
-    orgCueBits(words, a.last, b.first, 0) |
-    orgCueBits(words, Math.max(sent.first, a.first - 3), a.first, 1) |
-    orgCueBits(words, b.last, Math.min(sent.last, b.last + 3), 1)
+  const bits = aroundPairBits(ORG_CUE, words, a, b, sent)
   if (!bits) return
   const fw = s.first < t.first ? 1 : 0
   const kind = orgKind(t.entity)
@@ -1134,10 +1119,7 @@ export function pushPronounCues(
   tp: number,
 ): void {
   if (!s.pronoun || s.entity.type !== 'PER' || t.entity.type !== 'ORG' || b.first - a.last > 12) return
-  const bits =
-    cueBits(words, a.last, b.first, 0) |
-    cueBits(words, Math.max(sent.first, a.first - 3), a.first, 1) |
-    cueBits(words, b.last, Math.min(sent.last, b.last + 3), 1)
+  const bits = aroundPairBits(PAIR_CUE, words, a, b, sent)
   if (!bits) return
   const kind = orgKind(t.entity)
   for (let k = 0; k < 14; k++) if (bits & (1 << k)) f.push(feat(R.pronCue, k, tp), feat(R.pronCue, 100 + k * 16 + kind, tp))
@@ -1219,14 +1201,29 @@ function pushPlaceNames(f: number[], doc: Tokenized, s: Anchor, t: Anchor, place
   else if (near.size) f.push(feat(R.placeName, 7, tp))
 }
 
-/** Bits of the PAIR_CUE classes of words [from, to), `near` 0 between the pair, 1 around it. */
-function cueBits(words: Uint32Array, from: number, to: number, near: number): number {
+/** Bits of a class table's (PAIR_CUE unless given) words [from, to), `near` 0 between the pair, 1 around it. */
+function cueBits(words: Uint32Array, from: number, to: number, near: number, classes = PAIR_CUE): number {
   let bits = 0
   for (let i = from; i < to; i++) {
-    const k = PAIR_CUE.get(words[i])
+    const k = classes.get(words[i])
     if (k !== undefined) bits |= 1 << (k * 2 + near)
   }
   return bits
+}
+
+/** Bits of a class table's words between the pair [a, b] (near 0) and three words either side of it in its sentence (near 1). */
+function aroundPairBits(
+  classes: Map<number, number>,
+  words: Uint32Array,
+  a: Anchor,
+  b: Anchor,
+  sent: { first: number; last: number },
+): number {
+  return (
+    cueBits(words, a.last, b.first, 0, classes) |
+    cueBits(words, Math.max(sent.first, a.first - 3), a.first, 1, classes) |
+    cueBits(words, b.last, Math.min(sent.last, b.last + 3), 1, classes)
+  )
 }
 
 /** A shared feature as read by the classifier of one relation type. */
