@@ -7,20 +7,13 @@
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { REPO_ROOT } from './nlp/data.ts'
+import { DEV_FILES, REPO_ROOT } from './nlp/data.ts'
 import { CV_SETS } from './nlp/ner-data.ts'
 import { writeMeta } from './nlp/meta.ts'
 
 const { values } = parseArgs({ options: { folds: { type: 'string', default: '5' }, meta: { type: 'boolean', default: false } } })
 const folds = values.folds
 const t0 = Date.now()
-
-const DEV_SETS = [
-  'conll2003/dev_docs.jsonl',
-  'wnut17/dev_grouped.jsonl',
-  'conll04/dev_grouped.jsonl',
-  ...['politics', 'science', 'music', 'literature', 'ai'].map((d) => `crossner/${d}_dev.jsonl`),
-]
 
 interface Score {
   p: number
@@ -89,12 +82,12 @@ async function pool<T>(tasks: (() => Promise<T>)[], jobs = 2): Promise<T[]> {
 
 // Single-process jobs first, two at a time; the cross-validations use both cores themselves.
 const quick = await pool([
-  ...DEV_SETS.map((f) => () => evalJson([f, '--task', 'entities', ...(f.startsWith('conll2003') ? [] : ['--skip-speed'])])),
+  ...DEV_FILES.map((f) => () => evalJson([f, '--task', 'entities', ...(f.startsWith('conll2003') ? [] : ['--skip-speed'])])),
   () => evalJson(['conll04/dev_grouped.jsonl', '--task', 'relations', '--skip-speed']),
   () => evalJson(['newsmtsc/train.jsonl', '--task', 'sentiment', '--holdout']),
 ])
-const devResults = quick.slice(0, DEV_SETS.length)
-const [relConll04, sentiment] = quick.slice(DEV_SETS.length)
+const devResults = quick.slice(0, DEV_FILES.length)
+const [relConll04, sentiment] = quick.slice(DEV_FILES.length)
 const cv = await evalJson([...CV_SETS, '--task', 'entities', '--cv', folds])
 const relRedocred = await evalJson(['redocred/train.jsonl', '--task', 'relations', '--cv', folds, '--skip-speed'])
 
@@ -112,7 +105,7 @@ const entityRow = (name: string, split: string, r: EvalResult | undefined) =>
     r ? (r.objects ? f(r.objects.f1) : '—') : 'n/a',
     f(r?.ece),
   ])
-DEV_SETS.forEach((s, i) => entityRow(s.replace(/\.jsonl$/, ''), 'dev', devResults[i]))
+DEV_FILES.forEach((s, i) => entityRow(s.replace(/\.jsonl$/, ''), 'dev', devResults[i]))
 CV_SETS.forEach((s) =>
   entityRow(
     s.replace(/\.jsonl$/, ''),

@@ -8,19 +8,9 @@ import { createHash } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
-import { readJsonl } from '../nlp/data.ts'
+import { DEV_FILES, readJsonl } from '../nlp/data.ts'
 
-const DEFAULT_FILES = [
-  'conll2003/dev_docs.jsonl',
-  'conll04/dev_grouped.jsonl',
-  'wnut17/dev_grouped.jsonl',
-  'crossner/politics_dev.jsonl',
-  'crossner/science_dev.jsonl',
-  'crossner/music_dev.jsonl',
-  'crossner/literature_dev.jsonl',
-  'crossner/ai_dev.jsonl',
-  'redocred/train.jsonl:300',
-]
+const DEFAULT_FILES = [...DEV_FILES, 'redocred/train.jsonl:300']
 
 const [out, ...given] = process.argv.slice(2)
 if (!out) {

@@ -7,6 +7,14 @@ import { buildEntities, cleanName, type EntityType, type Mention } from '../../s
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const DATA_DIR = process.env.TEA_DATA_DIR ?? path.resolve(REPO_ROOT, '../shared/data')
 
+/** The entity dev splits, relative to DATA_DIR, in the order of the evaluation table. */
+export const DEV_FILES = [
+  'conll2003/dev_docs.jsonl',
+  'wnut17/dev_grouped.jsonl',
+  'conll04/dev_grouped.jsonl',
+  ...['politics', 'science', 'music', 'literature', 'ai'].map((d) => `crossner/${d}_dev.jsonl`),
+]
+
 export interface GoldEntity {
   text: string
   type: string
