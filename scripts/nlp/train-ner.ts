@@ -101,11 +101,13 @@ export const OBJECT_STEP = 1
 /**
  * Parameter mixing (one-shot, McDonald et al. 2010): the tagger is the average of this many
  * averaged perceptrons trained on the same documents in different shuffled orders. The model is
- * linear, so the mix is one model of the same size and speed; each member's weights carry the
- * noise of its own order, which the average smooths. `TEA_NER_MIX` sets the number (1: one
- * perceptron, the tagger before mixing). Training time grows by one pass over the corpora per member.
+ * linear, so the mix is one model of the same size and speed. One: two members scored level
+ * with one on every dev and cross-validated set, three on the dev sets
+ * (docs/experiments/multi-domain-tagger.md).
+ * `TEA_NER_MIX` sets the number, for experiments; training time grows by one pass over the
+ * corpora per member.
  */
-export const NER_MIX_MEMBERS = 2
+export const NER_MIX_MEMBERS = 1
 
 /** The shuffle seeds of the mixed members: the first is the tagger's seed itself. */
 export function mixSeeds(seed: number, members = Number(process.env.TEA_NER_MIX ?? NER_MIX_MEMBERS)): number[] {
