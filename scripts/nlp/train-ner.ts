@@ -98,6 +98,22 @@ export const MISC_HOLDS_OBJECTS = new Set<string>()
  */
 export const OBJECT_STEP = 1
 
+/**
+ * Parameter mixing (one-shot, McDonald et al. 2010): the tagger is the average of this many
+ * averaged perceptrons trained on the same documents in different shuffled orders. The model is
+ * linear, so the mix is one model of the same size and speed. One: two members scored level
+ * with one on every dev and cross-validated set, three on the dev sets
+ * (docs/experiments/multi-domain-tagger.md).
+ * `TEA_NER_MIX` sets the number, for experiments; training time grows by one pass over the
+ * corpora per member.
+ */
+export const NER_MIX_MEMBERS = 1
+
+/** The shuffle seeds of the mixed members: the first is the tagger's seed itself. */
+export function mixSeeds(seed: number, members = Number(process.env.TEA_NER_MIX ?? NER_MIX_MEMBERS)): number[] {
+  return Array.from({ length: Math.max(1, members) }, (_, j) => seed + 1_000_003 * j)
+}
+
 const MISC_TAG0 = 1 + 4 * TYPES.indexOf('MISC')
 const OBJ_TAG0 = 1 + 4 * TYPES.indexOf('OBJ')
 
@@ -331,11 +347,51 @@ export function trainNer(opts: NerTrainOptions): void {
   }
 
   const objectStep = Number(process.env.TEA_OBJECT_STEP ?? OBJECT_STEP)
-  const r = rng(opts.seed)
-  const order = data.flatMap((_, i) => new Array<number>(repeat[i]).fill(i))
+  const baseOrder = data.flatMap((_, i) => new Array<number>(repeat[i]).fill(i))
   const devSet = opts.dev ? readNer(opts.dev).map((ex) => prepare(ex, gazetteer, clusters)) : []
-  for (let epoch = 1; epoch <= opts.epochs; epoch++) {
-    shuffle(order, r)
+  // Parameter mixing: the members are trained one after the other on the same documents, each
+  // in its own shuffled order, and their averaged weights are averaged (sums kept here).
+  const members = mixSeeds(opts.seed)
+  const mix = new Float64Array(capacity * NTAGS)
+  const mixD = new Float64Array(NPOS * DIMS * NTAGS)
+  for (let m = 0; m < members.length; m++) {
+    if (m > 0) {
+      w.fill(0)
+      u.fill(0)
+      wd.fill(0)
+      ud.fill(0)
+      c = 1
+    }
+    const r = rng(members[m])
+    const order = baseOrder.slice()
+    for (let epoch = 1; epoch <= opts.epochs; epoch++) {
+      shuffle(order, r)
+      const errors = perceptronEpoch(order)
+      const avg = averaged(w, u, c, names.length)
+      const avgD = averaged(wd, ud, c, NPOS * DIMS)
+      const dev = devSet.length ? spanF1(devSet, names, avg, gazetteer, skip, clusters) : ''
+      const who = members.length > 1 ? `member ${m + 1}/${members.length} (seed ${members[m]}) ` : ''
+      console.log(`ner: ${who}epoch ${epoch} errors ${errors} ${dev} (${Math.round((Date.now() - t0) / 1000)} s)`)
+      // `TEA_NER_SNAPSHOTS=1` also writes each epoch's model (ner-e<N>.bin.gz), to choose the epoch
+      // count in one run; with several members, each member's own model (ner-m<N>.bin.gz) and the
+      // mix of the members so far (ner-mix<N>.bin.gz), to see what mixing adds.
+      if (process.env.TEA_NER_SNAPSHOTS && epoch < opts.epochs && members.length === 1)
+        write(avg, avgD, opts.out.replace(/\.bin\.gz$/, `-e${epoch}.bin.gz`))
+      if (epoch === opts.epochs) {
+        for (let k = 0; k < avg.length; k++) mix[k] += avg[k]
+        for (let k = 0; k < avgD.length; k++) mixD[k] += avgD[k]
+        if (process.env.TEA_NER_SNAPSHOTS && members.length > 1 && m < members.length - 1) {
+          write(avg, avgD, opts.out.replace(/\.bin\.gz$/, `-m${m + 1}.bin.gz`))
+          if (m > 0)
+            write(meanOf(mix, m + 1, names.length), meanOf(mixD, m + 1, NPOS * DIMS), opts.out.replace(/\.bin\.gz$/, `-mix${m + 1}.bin.gz`))
+        }
+      }
+    }
+  }
+  write(meanOf(mix, members.length, names.length), meanOf(mixD, members.length, NPOS * DIMS), opts.out)
+
+  /** One pass of the perceptron over the documents in `order`; returns the number of wrong tags. */
+  function perceptronEpoch(order: number[]): number {
     let errors = 0
     for (const di of order) {
       const d = data[di]
@@ -412,14 +468,8 @@ export function trainNer(opts: NerTrainOptions): void {
         },
       )
     }
-    const avg = averaged(w, u, c, names.length)
-    const avgD = averaged(wd, ud, c, NPOS * DIMS)
-    const dev = devSet.length ? spanF1(devSet, names, avg, gazetteer, skip, clusters) : ''
-    console.log(`ner: epoch ${epoch} errors ${errors} ${dev} (${Math.round((Date.now() - t0) / 1000)} s)`)
-    // `TEA_NER_SNAPSHOTS=1` also writes each epoch's model (ner-e<N>.bin.gz), to choose the epoch count in one run.
-    if (process.env.TEA_NER_SNAPSHOTS && epoch < opts.epochs) write(avg, avgD, opts.out.replace(/\.bin\.gz$/, `-e${epoch}.bin.gz`))
+    return errors
   }
-  write(averaged(w, u, c, names.length), averaged(wd, ud, c, NPOS * DIMS), opts.out)
 
   function write(avg: Float32Array, avgD: Float32Array, out: string): void {
     // Rows that never matter are dropped to keep the file small.
@@ -501,6 +551,13 @@ function embeddings(): { row: Map<number, number>; hashes: Uint32Array; X: Float
 function averaged(w: Float64Array, u: Float64Array, c: number, rowsUsed: number): Float32Array {
   const out = new Float32Array(rowsUsed * NTAGS)
   for (let k = 0; k < out.length; k++) out[k] = w[k] - u[k] / c
+  return out
+}
+
+/** The mean of `k` members' summed weights, as the float32 weights of one model. */
+function meanOf(sum: Float64Array, k: number, rowsUsed: number): Float32Array {
+  const out = new Float32Array(rowsUsed * NTAGS)
+  for (let i = 0; i < out.length; i++) out[i] = sum[i] / k
   return out
 }
 

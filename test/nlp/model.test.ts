@@ -103,6 +103,17 @@ t.test('partial labels: only capitalised tokens outside the annotated spans are 
   t.same(marked, ['NASA', 'Board', 'Paris'])
 })
 
+t.test('parameter mixing: one member by default (the tagger as trained before), K members each with its own order', async (t) => {
+  const { NER_MIX_MEMBERS, mixSeeds } = await import('../../scripts/nlp/train-ner.ts')
+  t.equal(NER_MIX_MEMBERS, 1)
+  t.same(mixSeeds(20031, 1), [20031])
+  const seeds = mixSeeds(20031, 3)
+  t.equal(seeds.length, 3)
+  t.equal(seeds[0], 20031, 'the first member shuffles with the tagger seed itself')
+  t.equal(new Set(seeds).size, 3, 'each member its own shuffle seed')
+  t.same(mixSeeds(20031, 0), [20031], 'never fewer than one member')
+})
+
 t.test('scoring: a name the corpus labels MISC is no gold name and is set aside, not counted as a false positive', async (t) => {
   const text = 'Apple sells iTunes gift cards; The U.S. Open is in New York.'
   const span = (s: string, type: string) => ({ text: s, type, start: text.indexOf(s), end: text.indexOf(s) + s.length })
