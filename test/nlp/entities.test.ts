@@ -4,7 +4,23 @@ import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { REPORT_CUT } from '../../src/nlp/confidence.ts'
 import { buildEntities, cleanName, mentionFromTokens, type EntityType } from '../../src/nlp/entities.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
-import { joinOfNames, placeBodyEnd, routeNumbered, splitJoined, spreadStated, titleStart } from '../../src/nlp/mentions.ts'
+import {
+  bandName,
+  electionPlace,
+  initialsStart,
+  joinAmpersandNames,
+  joinOfNames,
+  particleSurnameEnd,
+  personBodyEnd,
+  placeBodyEnd,
+  placeLists,
+  routeNumbered,
+  splitJoined,
+  spreadStated,
+  titleStart,
+  venueName,
+} from '../../src/nlp/mentions.ts'
+import { GAZ_CLASSES } from '../../src/nlp/features/lexicon.ts'
 import { CONFIDENCE_FEATURES, confidenceFeatures, registerOf } from '../../src/nlp/confidence.ts'
 import type { Entity, Mention } from '../../src/nlp/entities.ts'
 
@@ -828,4 +844,191 @@ t.test('a word written with a hyphen is whole in a name; a lower-case ordinary w
   t.ok(typed('He wrote to Jean-Louis Tixier-Vignancour.').includes('PER:Jean-Louis Tixier-Vignancour'))
   const m = typed('Paris-based Airbus said Angela Merkel-style rules would hurt.')
   t.ok(m.includes('LOC:Paris') && m.includes('PER:Angela Merkel'), `Paris, Angela Merkel (got ${JSON.stringify(m)})`)
+})
+
+t.test('two bodies run together over "and" are two names; a body\'s name that holds "and" is one', async (t) => {
+  const split = (text: string, name: string) => {
+    const doc = tokenize(text)
+    const at = text.indexOf(name)
+    const first = doc.tokens.findIndex((x) => x.start === at)
+    const last = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
+    return splitJoined(doc, [{ type: 'ORG', first, last }]).map((s) => text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end))
+  }
+  const PARTIES = 'Deputies of the Party of Regions and the Communist Party of Ukraine voted against it.'
+  t.same(split(PARTIES, 'Party of Regions and the Communist Party of Ukraine'), ['Party of Regions', 'Communist Party of Ukraine'])
+  const RUSSIA = 'The Communist Party of the Russian Federation and Liberal Democratic Party opposed it.'
+  t.same(split(RUSSIA, 'Communist Party of the Russian Federation and Liberal Democratic Party'), [
+    'Communist Party of the Russian Federation',
+    'Liberal Democratic Party',
+  ])
+  // One body's name: "and" inside it, a body's word on one side only, or not right before "and".
+  t.same(split('She joined the Department of Health and Human Services in 2001.', 'Department of Health and Human Services'), [
+    'Department of Health and Human Services',
+  ])
+  const ALDE = 'He led the Alliance of Liberals and Democrats for Europe Party until 2015.'
+  t.same(split(ALDE, 'Alliance of Liberals and Democrats for Europe Party'), ['Alliance of Liberals and Democrats for Europe Party'])
+})
+
+t.test('a name ends before a bracket it does not close; a closed bracket stays', async (t) => {
+  const cut = (text: string, name: string, type: 'PER' | 'ORG' | 'LOC') => {
+    const doc = tokenize(text)
+    const at = text.indexOf(name)
+    const first = doc.tokens.findIndex((x) => x.start === at)
+    const last = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
+    return splitJoined(doc, [{ type, first, last }]).map((s) => text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end))
+  }
+  t.same(cut('Riley (Australia) won the second race.', 'Riley (Australia', 'PER'), ['Riley'])
+  t.same(cut('The Mladost (L) party won two seats.', 'Mladost (L)', 'ORG'), ['Mladost (L)'])
+})
+
+t.test('a body\'s head, "of" and a place are one name for parties and banks too', async (t) => {
+  const joined = (text: string, spans: [number, number, EntityType][]) => {
+    const doc = tokenize(text)
+    return joinOfNames(
+      doc,
+      spans.map(([a, b, type]) => mentionFromTokens(text, doc.tokens, a, b, type)),
+    ).map((m) => `${m.type}:${m.text}`)
+  }
+  t.same(
+    joined('The German Social Democratic Party of Poland was banned .', [
+      [1, 5, 'ORG'],
+      [6, 7, 'LOC'],
+    ]),
+    ['ORG:German Social Democratic Party of Poland'],
+  )
+  t.same(
+    joined('The Party leader of Poland spoke .', [
+      [1, 2, 'ORG'],
+      [4, 5, 'LOC'],
+    ]),
+    ['ORG:Party', 'LOC:Poland'],
+  )
+})
+
+t.test("a place inside an election's name is none of ours; a place the election is held in is one", async (t) => {
+  /** electionPlace over the tokens of `name` in `text`. */
+  const inElection = (text: string, name: string) => {
+    const doc = tokenize(text)
+    const at = text.indexOf(name)
+    const a = doc.tokens.findIndex((x) => x.start === at)
+    const b = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
+    return electionPlace(doc, a, b)
+  }
+  t.ok(inElection('Labour won the 1997 United Kingdom general election by a landslide.', 'United Kingdom'))
+  t.ok(inElection('The Greens gained seats in the 2011 Bremen state election.', 'Bremen'))
+  t.notOk(inElection('Voters in the United Kingdom went to the polls for a general election in 1997.', 'United Kingdom'))
+  t.notOk(inElection('Since 1997 United Kingdom courts have heard more election cases.', 'United Kingdom'))
+})
+
+t.test('a town or a country listed among places is a place, whatever the tagger said; a list of clubs is not', async (t) => {
+  const PLACE = (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf('country'))
+  const ctx = { gaz: (words: string[]) => (['paris', 'london', 'oxford', 'leeds', 'chelsea'].includes(words.join(' ')) ? PLACE : 0) }
+  const listed = (text: string, spans: [number, number, EntityType][]) => {
+    const doc = tokenize(text)
+    const ms = spans.map(([a, b, type]) => mentionFromTokens(text, doc.tokens, a, b, type))
+    placeLists(doc, ms, ctx)
+    return ms.map((m) => `${m.type}:${m.text}`)
+  }
+  // "In 1820 he toured Paris , London and Oxford": the tagger read Oxford as a club.
+  t.same(
+    listed('In 1820 he toured Paris , London and Oxford with a colleague .', [
+      [4, 5, 'LOC'],
+      [6, 7, 'LOC'],
+      [8, 9, 'ORG'],
+    ]),
+    ['LOC:Paris', 'LOC:London', 'LOC:Oxford'],
+  )
+  // Clubs among clubs, and a person among places, stay as they are.
+  t.same(
+    listed('Arsenal , Chelsea and Leeds all won .', [
+      [0, 1, 'ORG'],
+      [2, 3, 'ORG'],
+      [4, 5, 'ORG'],
+    ]),
+    ['ORG:Arsenal', 'ORG:Chelsea', 'ORG:Leeds'],
+  )
+  t.same(
+    listed('He visited Paris , London and Smith yesterday .', [
+      [2, 3, 'LOC'],
+      [4, 5, 'LOC'],
+      [6, 7, 'PER'],
+    ]),
+    ['LOC:Paris', 'LOC:London', 'PER:Smith'],
+  )
+})
+
+t.test("initials, a particle and a surname belong to a person's name; an initial of another name does not", async (t) => {
+  const doc = tokenize('Poems by T. S. Eliot were read aloud .')
+  t.equal(initialsStart(doc, 4, 4, new Uint8Array(doc.tokens.length)), 2)
+  const taken = tokenize('The deal went to Group B. Smith left .')
+  const tk = new Uint8Array(taken.tokens.length)
+  tk[4] = 1
+  tk[5] = 1
+  t.equal(initialsStart(taken, 6, 6, tk), 6, 'an initial in another name stays there')
+  const von = tokenize('Carl Friedrich von Weizsäcker studied physics .')
+  t.equal(particleSurnameEnd(von, 0, 2, new Uint8Array(von.tokens.length)), 4)
+  const facto = tokenize('She gave Maria de facto control .')
+  t.equal(particleSurnameEnd(facto, 2, 3, new Uint8Array(facto.tokens.length)), 3)
+})
+
+t.test("a body named after a person, and a band's name, are organizations; a person's role is not", async (t) => {
+  const end = (text: string, a: number, b: number) => {
+    const doc = tokenize(text)
+    const taken = new Uint8Array(doc.tokens.length)
+    for (let i = a; i < b; i++) taken[i] = 1
+    return personBodyEnd(doc, a, b, taken)
+  }
+  t.equal(end('She worked at the Fred Hutchinson Cancer Research Center in Seattle .', 4, 6), 9)
+  t.equal(end('He studied at Kwame Nkrumah University of Science and Technology .', 3, 5), 10)
+  t.equal(end('Then John Smith Deputy Director spoke .', 1, 3), -1)
+  t.equal(end('The Borrower Company shall pay .', 1, 2), -1, "a filing's one-word party")
+  const band = tokenize('The Eli Young Band played while Eli Young sang .')
+  t.ok(bandName(band, 1, 4))
+  t.notOk(bandName(band, 6, 8))
+})
+
+t.test('a garden or a stade is a venue, whatever the tagger typed it; a forum and a book named Garden are not', async (t) => {
+  const venue = (text: string, name: string, type: EntityType) => {
+    const doc = tokenize(text)
+    const at = text.indexOf(name)
+    const a = doc.tokens.findIndex((x) => x.start === at)
+    const b = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
+    return venueName(doc, a, b, type)
+  }
+  t.ok(venue('They sold out Boston Garden twice in 1976.', 'Boston Garden', 'ORG'))
+  t.ok(venue('The final was played at the Stade de France in Paris.', 'Stade de France', 'ORG'))
+  t.notOk(venue('She reread The Secret Garden every summer.', 'The Secret Garden', 'OBJ'))
+  t.notOk(venue('Leaders met at the World Economic Forum in Davos.', 'World Economic Forum', 'ORG'))
+})
+
+t.test('a name, a comma and two names joined by "&" are one organization; a list of persons is not', async (t) => {
+  const joined = (text: string, spans: [number, number, 'PER' | 'ORG'][]) => {
+    const doc = tokenize(text)
+    return joinAmpersandNames(
+      doc,
+      spans.map(([first, last, type]) => ({ type, first, last })),
+    ).map((s) => `${s.type}:${text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end)}`)
+  }
+  t.same(
+    joined('He played with Emerson , Lake & Palmer in 1970 .', [
+      [3, 4, 'PER'],
+      [5, 8, 'ORG'],
+    ]),
+    ['ORG:Emerson , Lake & Palmer'],
+  )
+  t.same(
+    joined('Guests were Smith , Jones and Brown .', [
+      [2, 3, 'PER'],
+      [4, 5, 'PER'],
+      [6, 7, 'PER'],
+    ]),
+    ['PER:Smith', 'PER:Jones', 'PER:Brown'],
+  )
+})
+
+t.test('in a list of bands, a name, a comma and two names joined by "&" are one band; names joined by commas are not', async (t) => {
+  const elp = typed('In 1974 the festival drew bands such as Deep Purple, Emerson, Lake & Palmer and Rare Earth.')
+  t.ok(elp.includes('ORG:Emerson, Lake & Palmer'), `one band (got ${JSON.stringify(elp)})`)
+  const list = typed('In 1974 the festival drew bands such as Deep Purple, Eagles, Black Oak Arkansas and Rare Earth.')
+  t.ok(list.includes('ORG:Eagles') && list.includes('ORG:Black Oak Arkansas'), `two bands (got ${JSON.stringify(list)})`)
 })
