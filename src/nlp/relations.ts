@@ -551,7 +551,6 @@ const R = {
   pronCue: 89,
   agentByFar: 95,
   orgNames: 96,
-  title: 97,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -787,7 +786,6 @@ export function relationFeatures(
   pushOrgPairCues(f, words, s, t, a, b, sent, tp)
   pushPersonProfile(f, doc, words, s, t, anchors, tp)
   pushPronounCues(f, words, s, t, a, b, sent, tp)
-  pushTitle(f, doc, words, s, t, a, b, sentAnchors, tp)
   f.push(feat(R.pre, a.first - 1 >= sent.first ? words[a.first - 1] : 1, tp), feat(R.post, b.last < sent.last ? words[b.last] : 2, tp))
   if (dist === 1 && words[a.last] === COMMA) f.push(feat(R.app, tp))
   if (dist === 1 && POSSESSIVE.has(words[a.last])) f.push(feat(R.poss, tp))
@@ -1196,50 +1194,6 @@ export function pushPronounCues(
   if (!bits) return
   const kind = orgKind(t.entity)
   for (let k = 0; k < 14; k++) if (bits & (1 << k)) f.push(feat(R.pronCue, k, tp), feat(R.pronCue, 100 + k * 16 + kind, tp))
-}
-
-// Words of an office held in an organization, as a title next to the person's name.
-const TITLE_WORDS = new Set(
-  (
-    'chairman chairwoman chairperson chair president vice-president ceo cfo coo cto director head chief leader founder co-founder ' +
-    'secretary spokesman spokeswoman spokesperson editor columnist correspondent reporter presenter anchor professor lecturer ' +
-    'dean rector governor manager executive officer treasurer commissioner coach captain'
-  )
-    .split(' ')
-    .map((w) => fnv(w)),
-)
-
-/**
- * A title joins a person and an organization: only the title's words, commas, a possessive, an
- * article, "of", "at" or "and" between them, no verb and no other name, at most six words
- * ("Nintendo Australia 's Managing Director , Rose Lappin", "Eskom chairperson Ben Ngubane",
- * "John Wesley , the founder of Methodism"). By direction, alone and with the organization's kind.
- */
-export function pushTitle(
-  f: number[],
-  doc: Tokenized,
-  words: Uint32Array,
-  s: Anchor,
-  t: Anchor,
-  a: Anchor,
-  b: Anchor,
-  sentAnchors: Anchor[],
-  tp: number,
-): void {
-  if (s.entity.type !== 'PER' || t.entity.type !== 'ORG' || s.pronoun) return
-  const dist = b.first - a.last
-  if (dist < 1 || dist > 6) return
-  let title = 0
-  for (let i = a.last; i < b.first; i++) {
-    const pos = doc.tokens[i].pos
-    // A capitalised word is part of the title ("Managing Director"), whatever its tag.
-    if ((pos === 'VERB' || pos === 'AUX') && !/^\p{Lu}/u.test(doc.tokens[i].text)) return
-    if (sentAnchors.some((o) => !o.pronoun && i >= o.first && i < o.last)) return
-    if (TITLE_WORDS.has(words[i])) title = 1
-  }
-  if (!title) return
-  const fw = s.first < t.first ? 1 : 0
-  f.push(feat(R.title, fw, tp), feat(R.title, 100 + fw * 16 + orgKind(t.entity), tp))
 }
 
 /** Country index of a country's name or a nationality word of one to three tokens [from, to), capitalised; -1 if none. */
