@@ -57,16 +57,7 @@ interface Sample {
   doc: number
   /** Weight of the sample's gradient (1 unless positives-only). */
   w?: number
-  /** Weight of a positive's gradient (POSITIVE_WEIGHT of its type). */
-  pw?: number
 }
-
-const POSITIVE_WEIGHT: Partial<Record<RelationType, number>> = Object.fromEntries(
-  (process.env.TEA_POSW ?? '')
-    .split(',')
-    .filter((x) => x)
-    .map((x) => [x.split(':')[0], Number(x.split(':')[1])]),
-)
 
 function vector(feats: number[], k: number): Int32Array {
   const x = new Int32Array(feats.length)
@@ -91,8 +82,7 @@ function samplesOf(docs: PreparedDoc[], gold: boolean): Sample[] {
       for (const it of set.items) {
         let x = dense.get(it)
         if (!x) dense.set(it, (x = vector(set.rows[it.row].feats, TYPE_INDEX.get(it.type)!)))
-        const pw = it.y ? POSITIVE_WEIGHT[it.type] : undefined
-        out.push(pw ? { x, y: it.y, doc: di, pw } : { x, y: it.y, doc: di })
+        out.push({ x, y: it.y, doc: di })
       }
     }
   })
@@ -138,7 +128,7 @@ function fit(samples: Sample[], opts: TrainOptions): Float64Array {
       const { x, y } = samples[i]
       let z = 0
       for (let j = 0; j < x.length; j++) z += w[x[j]]
-      const g = (y - 1 / (1 + Math.exp(-z))) * (samples[i].w ?? 1) * (samples[i].pw ?? 1)
+      const g = (y - 1 / (1 + Math.exp(-z))) * (samples[i].w ?? 1)
       for (let j = 0; j < x.length; j++) {
         const d = x[j]
         w[d] += lr * (g - (mu[d] ? PRIOR_L2 * (w[d] - mu[d]) : l2 * w[d]))
