@@ -1011,7 +1011,7 @@ export function pushAgentByFar(f: number[], doc: Tokenized, words: Uint32Array, 
   // Where "by" stands: right before the source, or one to three role or article words before it.
   let by = s.first - 1
   while (words[by] !== BY) {
-    // Lower-case words and adjectives before a name ("by Australian expatriate X"), no name of another entity.
+    // Lower-case words, adjectives and nationality words before the name ("by Australian expatriate X").
     const ok = /^\p{Ll}/u.test(toks[by].text) || toks[by].pos === 'ADJ' || toks[by].pos === 'PROPN'
     if (!ok || --by < s.first - 4 || by <= t.last) return
   }
@@ -1043,6 +1043,8 @@ function nameWords(name: string): string[] {
  * the target's ("BBC Alba" and "BBC", "Square Enix Europe" and "Square Enix": a part and its
  * whole), 2 the other way round, 3 + the words they share when they only open alike ("Johns
  * Hopkins Carey Business School" and "Johns Hopkins University"; 2 words at most); 0 otherwise.
+ * Among one text's entities 1 and 2 are rare: a short form joins the longer name that holds it
+ * (entities.ts), so "BBC" and "BBC Alba" are mostly one entity.
  */
 export function orgNameShare(a: Entity, b: Entity): number {
   if (a.type !== 'ORG' || b.type !== 'ORG') return 0
