@@ -549,6 +549,8 @@ const R = {
   bagCue: 87,
   profile: 88,
   pronCue: 89,
+  agentByFar: 95,
+  orgNames: 96,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -740,6 +742,7 @@ export function relationFeatures(
   }
 
   if (places) pushPlaceNames(f, doc, s, t, places, tp)
+  pushOrgNames(f, s.entity, t.entity, tp)
 
   if (c.sent !== c.sent2) {
     // Two sentences: what each mention's neighbourhood says, and which comes first.
@@ -779,6 +782,7 @@ export function relationFeatures(
   pushOrgSideCues(f, words, s, t, forward, sent, tp)
   pushKinList(f, words, a, b, sentAnchors, sent, tp)
   pushAgentBy(f, words, s, t, tp)
+  pushAgentByFar(f, doc, words, s, t, tp)
   pushOrgPairCues(f, words, s, t, a, b, sent, tp)
   pushPersonProfile(f, doc, words, s, t, anchors, tp)
   pushPronounCues(f, words, s, t, a, b, sent, tp)
@@ -990,6 +994,75 @@ export function pushAgentBy(f: number[], words: Uint32Array, s: Anchor, t: Ancho
   const kind = orgKind(t.entity)
   for (let k = 0; k < AGENT_CLASSES.length; k++)
     if (bits & (1 << k)) f.push(feat(R.agentBy, k, tp), feat(R.agentBy, 100 + k * 16 + kind, tp))
+}
+
+/**
+ * The agent after "by" where pushAgentBy does not reach it: one to three lower-case words
+ * (articles, roles, nationalities) between "by" and the source ("formed in 1976 by guitarist
+ * Bernard Sumner", "founded by the former president Andry Rajoelina"), or the verb five to
+ * nine words before the "by" ("established in London in 1975 by X"); the target earlier in the
+ * sentence. The class of AGENT_CLASSES, by which of the two reaches it, alone and with the
+ * target organization's kind.
+ */
+export function pushAgentByFar(f: number[], doc: Tokenized, words: Uint32Array, s: Anchor, t: Anchor, tp: number): void {
+  if (s.pronoun || t.last > s.first - 2) return
+  if (s.entity.type !== 'PER' && s.entity.type !== 'ORG') return
+  const toks = doc.tokens
+  // Where "by" stands: right before the source, or one to three role or article words before it.
+  let by = s.first - 1
+  while (words[by] !== BY) {
+    // Lower-case words, adjectives and nationality words before the name ("by Australian expatriate X").
+    const ok = /^\p{Ll}/u.test(toks[by].text) || toks[by].pos === 'ADJ' || toks[by].pos === 'PROPN'
+    if (!ok || --by < s.first - 4 || by <= t.last) return
+  }
+  const lead = by < s.first - 1 ? 1 : 0
+  let bits = 0
+  for (let i = Math.max(t.last, by - 9); i < by; i++) {
+    // pushAgentBy already reads a verb within four words of a "by" right before the name.
+    if (!lead && i >= by - 4) continue
+    const k = AGENT.get(words[i])
+    if (k !== undefined) bits |= 1 << k
+  }
+  if (!bits) return
+  const kind = orgKind(t.entity)
+  for (let k = 0; k < AGENT_CLASSES.length; k++)
+    if (bits & (1 << k)) f.push(feat(R.agentByFar, k * 2 + lead, tp), feat(R.agentByFar, 100 + (k * 2 + lead) * 16 + kind, tp))
+}
+
+/** Words of a name, lower-case, dots and apostrophes dropped, hyphens split. */
+function nameWords(name: string): string[] {
+  return name
+    .toLowerCase()
+    .replace(/[.’']/g, '')
+    .split(/[\s-]+/)
+    .filter((w) => w)
+}
+
+/**
+ * How two organizations' names begin alike: 1 when the source's name starts with the whole of
+ * the target's ("BBC Alba" and "BBC", "Square Enix Europe" and "Square Enix": a part and its
+ * whole), 2 the other way round, 3 + the words they share when they only open alike ("Johns
+ * Hopkins Carey Business School" and "Johns Hopkins University"; 2 words at most); 0 otherwise.
+ * Among one text's entities 1 and 2 are rare: a short form joins the longer name that holds it
+ * (entities.ts), so "BBC" and "BBC Alba" are mostly one entity.
+ */
+export function orgNameShare(a: Entity, b: Entity): number {
+  if (a.type !== 'ORG' || b.type !== 'ORG') return 0
+  const x = nameWords(a.name)
+  const y = nameWords(b.name)
+  let k = 0
+  while (k < x.length && k < y.length && x[k] === y[k]) k++
+  if (!k || (k === x.length && k === y.length)) return 0
+  if (k === y.length) return 1
+  if (k === x.length) return 2
+  // One shared opening word is often a nationality or "University": kept apart from two.
+  return 3 + Math.min(k, 2)
+}
+
+/** orgNameShare of an organization pair: a subsidiary is often named after its parent. */
+function pushOrgNames(f: number[], a: Entity, b: Entity, tp: number): void {
+  const k = orgNameShare(a, b)
+  if (k) f.push(feat(R.orgNames, k, tp))
 }
 
 // What is said between two organizations: who owns, which is a part, who founded or joined,
