@@ -28,13 +28,27 @@ const sql = postgres(process.argv[3], { max: 10, onnotice: () => {} })
 // src/db/repositories/tokens.ts), taken from the repository itself through Drizzle's query log on
 // one call at start-up, so that the floor sends what the service sends.
 let LOOKUP = ''
+let LOGGED: unknown[] = []
 // Without the driver's client in sight, the repository runs it through Drizzle, which logs it.
-const logged = Object.create(drizzle(sql, { schema, logger: { logQuery: (query) => void (LOOKUP ||= query) } }), {
-  $client: { value: undefined },
-}) as Db
-await createTokensRepository(logged).findActiveByHashes(['-'], '2000-01-01', new Date())
-// The parameters below go in the order now, day, hashes.
-if (!/\$1::timestamptz/.test(LOOKUP) || !/"day" = \$2\b/.test(LOOKUP) || !/= any\(\$3::text\[\]\)/.test(LOOKUP))
+const logged = Object.create(
+  drizzle(sql, {
+    schema,
+    logger: {
+      logQuery: (query, params) => {
+        if (LOOKUP) return
+        LOOKUP = query
+        LOGGED = params
+      },
+    },
+  }),
+  { $client: { value: undefined } },
+) as Db
+const PROBE_DAY = '2000-01-01'
+await createTokensRepository(logged).findActiveByHashes(['-'], PROBE_DAY, new Date())
+// Which value each of the statement's parameters takes, from the values of the call above: the
+// day, the hashes (the one array) or the instant (any other; it may appear more than once).
+const PARAMS = LOGGED.map((v) => (v === PROBE_DAY ? 'day' : Array.isArray(v) ? 'hashes' : 'now'))
+if (!/= any\(\$\d+::text\[\]\)/.test(LOOKUP) || PARAMS.filter((p) => p !== 'now').length !== 2)
   throw new Error(`floor-server: unexpected look-up statement: ${LOOKUP}`)
 
 const lookup = createBatcher<string, boolean>({
@@ -42,7 +56,9 @@ const lookup = createBatcher<string, boolean>({
   maxInFlight: MAX_IN_FLIGHT,
   async run(day, batch) {
     const hashes = [...new Set(batch.map((w) => w.item))]
-    const rows = await sql.unsafe(LOOKUP, [new Date().toISOString(), day, hashes], { prepare: true }).values()
+    const now = new Date().toISOString()
+    const params = PARAMS.map((p) => (p === 'day' ? day : p === 'hashes' ? hashes : now))
+    const rows = await sql.unsafe(LOOKUP, params, { prepare: true }).values()
     const found = new Set(rows.map((r) => r[0] as string))
     for (const w of batch) w.resolve(found.has(w.item))
   },

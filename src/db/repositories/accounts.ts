@@ -1,11 +1,23 @@
 import { eq, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { accounts, loginAttempts, plans, sessions } from '../schema/index.ts'
+import { accounts, apiTokens, loginAttempts, plans, sessions } from '../schema/index.ts'
 
 /** The plan in force at `now`: a scheduled downgrade wins once its date has come. */
 export function effectivePlanSql(now: SQL | ReturnType<typeof sql.placeholder> | Date): SQL<string> {
   const at = now instanceof Date ? sql`${now.toISOString()}::timestamptz` : sql`${now}::timestamptz`
   return sql<string>`(case when ${accounts.pendingPlanAt} is not null and ${accounts.pendingPlanAt} <= ${at} then ${accounts.pendingPlan} else ${accounts.plan} end)`
+}
+
+/**
+ * The same choice over the copy of the account's plans on a token's row (src/db/schema/tokens.ts):
+ * the effective plan's name and its daily limit, without joining the account or the catalogue.
+ */
+export function tokenEffectivePlanSql(now: ReturnType<typeof sql.placeholder>): { plan: SQL<string>; limit: SQL<number> } {
+  const pending = sql`${apiTokens.pendingPlanAt} is not null and ${apiTokens.pendingPlanAt} <= ${now}::timestamptz`
+  return {
+    plan: sql<string>`(case when ${pending} then ${apiTokens.pendingPlan} else ${apiTokens.plan} end)`,
+    limit: sql<number>`(case when ${pending} then ${apiTokens.pendingDailyLimit} else ${apiTokens.dailyLimit} end)`,
+  }
 }
 
 export type AccountRow = typeof accounts.$inferSelect

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql, desc, count, or, lt, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { apiTokens, accounts, plans, dailyUsage } from '../schema/index.ts'
-import { effectivePlanSql } from './accounts.ts'
+import { apiTokens, dailyUsage } from '../schema/index.ts'
+import { tokenEffectivePlanSql } from './accounts.ts'
 import { rawStatement } from '../raw-statement.ts'
 
 export interface TokenPrincipal {
@@ -16,21 +16,21 @@ export interface TokenPrincipal {
 export function createTokensRepository(db: Db) {
   // Token, account, effective plan and today's usage in one round trip, for the tokens that
   // `where` picks; only unrevoked tokens. No cache in front of it, so a revocation is seen by
-  // every node at once.
+  // every node at once. The plan and its limit come from the token's own copy of them, which
+  // the database keeps in step with the account (src/db/schema/tokens.ts).
+  const effective = tokenEffectivePlanSql(sql.placeholder('now'))
   const principals = (where: SQL) =>
     db
       .select({
         hash: apiTokens.tokenHash,
         tokenId: apiTokens.id,
-        accountId: accounts.id,
-        plan: plans.name,
-        limit: plans.dailyLimit,
+        accountId: apiTokens.accountId,
+        plan: effective.plan,
+        limit: sql<number>`${effective.limit}`.mapWith(Number),
         used: sql<number>`coalesce(${dailyUsage.used}, 0)`.mapWith(Number),
       })
       .from(apiTokens)
-      .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
-      .innerJoin(plans, eq(plans.name, effectivePlanSql(sql.placeholder('now'))))
-      .leftJoin(dailyUsage, and(eq(dailyUsage.accountId, accounts.id), eq(dailyUsage.day, sql.placeholder('day'))))
+      .leftJoin(dailyUsage, and(eq(dailyUsage.accountId, apiTokens.accountId), eq(dailyUsage.day, sql.placeholder('day'))))
       .where(and(where, isNull(apiTokens.revokedAt)))
   // The hot path of every request, prepared once.
   const one = principals(eq(apiTokens.tokenHash, sql.placeholder('hash')))

@@ -1,9 +1,9 @@
 import { and, eq, gt, gte, isNull, lte, sql } from 'drizzle-orm'
 import type { Db } from '../client.ts'
-import { accounts, analysisCache, apiTokens, dailyUsage, plans } from '../schema/index.ts'
+import { analysisCache, apiTokens, dailyUsage } from '../schema/index.ts'
 import { asyncCommit as asyncCommitCondition } from './async-commit.ts'
 import { DatabaseTimeoutError } from '../deadline.ts'
-import { effectivePlanSql } from './accounts.ts'
+import { tokenEffectivePlanSql } from './accounts.ts'
 import type { TokenPrincipal } from './tokens.ts'
 
 // On a PostgreSQL server, counting statements commit asynchronously (on `asyncDb`, a pool whose
@@ -103,18 +103,19 @@ export function createUsageRepository(db: Db, opts: UsageRepositoryOptions) {
   // counts k requests all or nothing against that plan's limit, only when `p` found the token.
   // No row: the token is not valid (and nothing was counted). A row whose `used` is null: valid,
   // but the k requests do not fit. Both parts read the database as it is when the statement
-  // runs, so a revocation or a plan change committed before is seen, as by separate statements.
+  // runs, so a revocation or a plan change committed before is seen, as by separate statements
+  // (the plan and its limit are the token row's copy, which a plan change updates in its own
+  // transaction: src/db/schema/tokens.ts).
+  const effective = tokenEffectivePlanSql(sql.placeholder('now'))
   const principal = counter.$with('p').as(
     counter
       .select({
         tokenId: sql<string>`${apiTokens.id}`.as('token_id'),
-        accountId: sql<string>`${accounts.id}`.as('account_id'),
-        plan: sql<string>`${plans.name}`.as('plan'),
-        limit: sql<number>`${plans.dailyLimit}`.as('lim'),
+        accountId: sql<string>`${apiTokens.accountId}`.as('account_id'),
+        plan: sql<string>`${effective.plan}`.as('plan'),
+        limit: sql<number>`${effective.limit}`.as('lim'),
       })
       .from(apiTokens)
-      .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
-      .innerJoin(plans, eq(plans.name, effectivePlanSql(sql.placeholder('now'))))
       .where(
         and(
           eq(apiTokens.tokenHash, sql.placeholder('hash')),
