@@ -26,8 +26,8 @@ const KNOWN: Record<EntityType, number> = {
  * another ("in" before a place, "said" after a person). Mention-level values are "some mention".
  */
 export const CONTEXT_FEATURES = [
-  // The word before a mention: a preposition of place, "of", "by", an honorific or title,
-  // "the", or another lower-case word (most often a verb or an adjective).
+  // The word before a mention: a preposition of place, "of", "by", an honorific or title, another
+  // lower-case word (not a determiner, which `determined` reads; most often a verb), a comma.
   'prevLocPrep',
   'prevOf',
   'prevBy',
@@ -35,7 +35,7 @@ export const CONTEXT_FEATURES = [
   'prevLower',
   'prevComma',
   // The word after: a verb of saying, a possessive, a kind of organization, of place or of work,
-  // a word that follows persons ("who", "was", "born"), or another lower-case word.
+  // a word that follows persons ("who", "was", "born"), another lower-case word, a comma.
   'nextSay',
   'nextPoss',
   'nextOrgKind',
@@ -233,6 +233,8 @@ const LOWER = /^\p{Ll}/u
 const OPEN_QUOTE = /^["“'‘]$/
 const CLOSE_QUOTE = /^["”'’]$/
 const capitalisedWord = (w: string) => CAPITAL.test(w)
+/** Index of each context feature in contextOf's values. */
+const C = Object.fromEntries(CONTEXT_FEATURES.map((f, i) => [f, i])) as Record<(typeof CONTEXT_FEATURES)[number], number>
 
 /** The context values of an entity (CONTEXT_FEATURES, in order), read from the document's tokens. */
 export function contextOf(e: Entity, r: Register): Float64Array {
@@ -252,37 +254,37 @@ export function contextOf(e: Entity, r: Register): Float64Array {
     const n = word(m.last, s)
     const p2 = word(m.first - 2, s)
     const n2 = word(m.last + 1, s)
-    if (LOC_PREP.test(p)) v[0] = 1
-    if (p === 'of') v[1] = 1
-    if (p === 'by') v[2] = 1
-    if (HONORIFIC.test(p)) v[3] = 1
-    if (LOWER.test(p) && !DETERMINER.test(p) && !LOC_PREP.test(p) && p !== 'of' && p !== 'and') v[4] = 1
-    if (p === ',') v[5] = 1
-    if (SAY.test(n)) v[6] = 1
-    if (POSSESSIVE.test(n)) v[7] = 1
-    if (ORG_KIND_NEXT.test(n)) v[8] = 1
-    if (LOC_KIND_NEXT.test(n)) v[9] = 1
-    if (WORK_NEXT.test(n)) v[10] = 1
-    if (PER_NEXT.test(n)) v[11] = 1
-    if (LOWER.test(n)) v[12] = 1
-    if (n === ',') v[13] = 1
-    if (capitalisedWord(p) && m.first - 1 !== s.first) v[14] = 1
-    if (capitalisedWord(n)) v[15] = 1
-    if ((p === '(' || p === '[') && (n === ')' || n === ']')) v[16] = 1
-    if (OPEN_QUOTE.test(p) && CLOSE_QUOTE.test(n)) v[17] = 1
-    if ((LIST_JOIN.test(p) && capitalisedWord(p2)) || (LIST_JOIN.test(n) && capitalisedWord(n2))) v[18] = 1
+    if (LOC_PREP.test(p)) v[C.prevLocPrep] = 1
+    if (p === 'of') v[C.prevOf] = 1
+    if (p === 'by') v[C.prevBy] = 1
+    if (HONORIFIC.test(p)) v[C.prevHonorific] = 1
+    if (LOWER.test(p) && !DETERMINER.test(p) && !LOC_PREP.test(p) && p !== 'of' && p !== 'and') v[C.prevLower] = 1
+    if (p === ',') v[C.prevComma] = 1
+    if (SAY.test(n)) v[C.nextSay] = 1
+    if (POSSESSIVE.test(n)) v[C.nextPoss] = 1
+    if (ORG_KIND_NEXT.test(n)) v[C.nextOrgKind] = 1
+    if (LOC_KIND_NEXT.test(n)) v[C.nextLocKind] = 1
+    if (WORK_NEXT.test(n)) v[C.nextWork] = 1
+    if (PER_NEXT.test(n)) v[C.nextPerVerb] = 1
+    if (LOWER.test(n)) v[C.nextLower] = 1
+    if (n === ',') v[C.nextComma] = 1
+    if (capitalisedWord(p) && m.first - 1 !== s.first) v[C.capBefore] = 1
+    if (capitalisedWord(n)) v[C.capAfter] = 1
+    if ((p === '(' || p === '[') && (n === ')' || n === ']')) v[C.inBrackets] = 1
+    if (OPEN_QUOTE.test(p) && CLOSE_QUOTE.test(n)) v[C.quoted] = 1
+    if ((LIST_JOIN.test(p) && capitalisedWord(p2)) || (LIST_JOIN.test(n) && capitalisedWord(n2))) v[C.inList] = 1
     forms.add(m.text)
     if (m.text.replace(/\s+/g, ' ').includes(e.name)) named++
     if (m.first === s.first) initial++
     firstStart = Math.min(firstStart, m.start)
     for (let i = m.first; i < m.last; i++) covered.add(i)
   }
-  v[19] = named / e.mentions.length
-  v[20] = Math.log(forms.size)
-  v[21] = initial / e.mentions.length
-  v[22] = firstStart / Math.max(1, doc.text.length)
+  v[C.nameMentionShare] = named / e.mentions.length
+  v[C.distinctForms] = Math.log(forms.size)
+  v[C.sentStartShare] = initial / e.mentions.length
+  v[C.firstPos] = firstStart / Math.max(1, doc.text.length)
   const ws = e.name.split(/\s+/)
-  v[23] = ws.every(capitalisedWord) ? 1 : 0
+  v[C.allInitialCap] = ws.every(capitalisedWord) ? 1 : 0
   // The name's other occurrences, found from the positions of its first word.
   r.positions ??= positionsOf(doc)
   const lw = ws.map((w) => w.toLowerCase())
@@ -293,18 +295,18 @@ export function contextOf(e: Entity, r: Register): Float64Array {
     for (let j = 1; j < ws.length && same; j++) same = t[i + j].text.toLowerCase() === lw[j]
     if (!same) continue
     if (t[i].text !== ws[0]) {
-      v[26] = 1
+      v[C.lowerElsewhere] = 1
       continue
     }
     unmentioned++
     const s = doc.sentences[t[i].sent]
-    if (capitalisedWord(word(i - 1, s)) || capitalisedWord(word(i + ws.length, s))) v[24] = 1
+    if (capitalisedWord(word(i - 1, s)) || capitalisedWord(word(i + ws.length, s))) v[C.partOfLonger] = 1
   }
-  v[25] = Math.log1p(unmentioned)
+  v[C.unmentioned] = Math.log1p(unmentioned)
   const head = ws[ws.length - 1]
   for (const i of r.positions.get(head.toLowerCase()) ?? []) {
     if (covered.has(i) || covered.has(i - 1) || t[i].text !== head) continue
-    if (i - 1 >= doc.sentences[t[i].sent].first && capitalisedWord(t[i - 1].text)) v[27] = 1
+    if (i - 1 >= doc.sentences[t[i].sent].first && capitalisedWord(t[i - 1].text)) v[C.wordInOtherCap] = 1
   }
   return v
 }
