@@ -44,8 +44,8 @@ export const CONTEXT_FEATURES = [
   'nextPerVerb',
   'nextLower',
   'nextComma',
-  // A capitalised word right before (not the sentence's first) or after a mention: the span may
-  // be part of a longer name.
+  // A capitalised word right before (not the sentence's first, nor a title) or after a mention:
+  // the span may be part of a longer name.
   'capBefore',
   'capAfter',
   // In brackets ("( Germany )"), in quotes, or in a list of capitalised names.
@@ -220,8 +220,10 @@ export function registerOf(doc: Tokenized, ordinary: (word: string) => boolean):
 }
 
 const LOC_PREP = /^(?:in|at|from|near|into|across|to|outside|inside|towards?|through|throughout|around)$/
+// Honorifics and titles written before a person's name ("Dr", "President", "Director", "Actress"):
+// a capitalised word that is one of them says the name follows, not that the span is cut short.
 const HONORIFIC =
-  /^(?:Mr|Mrs|Ms|Miss|Dr|Sir|Dame|Lord|Lady|Prof|President|Prime|Minister|Senator|Sen|Rep|Gov|Governor|Mayor|King|Queen|Prince|Princess|Pope|Saint|St|General|Gen|Colonel|Captain|Judge|Justice)\.?$/
+  /^(?:Mr|Mrs|Ms|Miss|Dr|Sir|Dame|Lord|Lady|Prof|President|Prime|Minister|Senator|Sen|Rep|Gov|Governor|Mayor|King|Queen|Prince|Princess|Pope|Saint|St|General|Gen|Colonel|Captain|Judge|Justice|Director|Attorney|Deputy|Commander|Chairman|Chairwoman|Secretary|Spokesman|Spokeswoman|Chief|Ambassador|Envoy|Premier|Professor|Economist|Correspondent|Officer|Manager|Editor|Coach|Actor|Actress|Chancellor|Bishop|Archbishop|Cardinal|Admiral|Lieutenant|Sergeant|Representative|Congressman|Congresswoman)\.?$/
 const SAY = /^(?:said|says|say|told|added|announced|reported|asked|stated|wrote|writes|tweeted|thinks|believes)$/
 const ORG_KIND_NEXT =
   /^(?:company|companies|firm|group|party|band|club|team|bank|agency|university|council|committee|ministry|corporation|network|label|airline|newspaper|station|channel|organization|organisation|institute|school|college|government|spokesman|spokeswoman|shares|stock|officials?)$/
@@ -268,7 +270,7 @@ export function contextOf(e: Entity, r: Register): Float64Array {
     if (PER_NEXT.test(n)) v[C.nextPerVerb] = 1
     if (LOWER.test(n)) v[C.nextLower] = 1
     if (n === ',') v[C.nextComma] = 1
-    if (capitalisedWord(p) && m.first - 1 !== s.first) v[C.capBefore] = 1
+    if (capitalisedWord(p) && m.first - 1 !== s.first && !HONORIFIC.test(p)) v[C.capBefore] = 1
     if (capitalisedWord(n)) v[C.capAfter] = 1
     if ((p === '(' || p === '[') && (n === ')' || n === ']')) v[C.inBrackets] = 1
     if (OPEN_QUOTE.test(p) && CLOSE_QUOTE.test(n)) v[C.quoted] = 1

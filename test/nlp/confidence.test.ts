@@ -90,12 +90,18 @@ const CONTEXT_CASES: { feature: string; fires: [string, string]; not: [string, s
     not: ['They met Carlos Mendes.', 'Carlos Mendes'],
   },
   { feature: 'nextComma', fires: ['They met Maria Santos, Carlos Mendes and others.', 'Maria Santos'], not: [PROSE, 'Carlos Mendes'] },
-  { feature: 'capBefore', fires: ['Then President Carlos Mendes spoke to the press.', 'Carlos Mendes'], not: [PROSE, 'Siemens'] },
+  { feature: 'capBefore', fires: ['The lawyer and New York Yankees Carlos Mendes spoke.', 'Mendes'], not: [PROSE, 'Siemens'] },
   { feature: 'capAfter', fires: ['They met Carlos Mendes Junior on Monday.', 'Carlos Mendes'], not: [PROSE, 'Carlos Mendes'] },
   { feature: 'inBrackets', fires: ['The runner Carlos Mendes ( Portugal ) won the race.', 'Portugal'], not: [PROSE, 'Portugal'] },
   { feature: 'quoted', fires: ['The ship was called "Lisbon" by its crew.', 'Lisbon'], not: [PROSE, 'Lisbon'] },
   { feature: 'inList', fires: ['Officials from France, Brazil and Japan met on Monday.', 'Brazil'], not: [PROSE, 'Siemens'] },
 ]
+
+t.test('a title before a person is an honorific, not a longer name cut short', async (t) => {
+  const TITLED = 'The agency said that Director Laercio Vinhas reported by fax.'
+  t.same(on(TITLED, 'Laercio Vinhas', 'capBefore×'), [])
+  t.same(on(TITLED, 'Laercio Vinhas', 'prevHonorific×'), ['prevHonorific×PER'])
+})
 
 t.test('context features: each fires on its context and not on ordinary prose', async (t) => {
   for (const { feature, fires, not } of CONTEXT_CASES) {
