@@ -10,7 +10,7 @@ import { CONFIDENCE_FEATURES, REPORT_CUT, type ConfidenceModel } from '../../src
 import type { EntityType } from '../../src/nlp/entities.ts'
 import { entityCandidates } from '../../src/nlp/mentions.ts'
 import { loadTagger } from '../../src/nlp/tagger.ts'
-import { REPO_ROOT, goldCanon } from './data.ts'
+import { REPO_ROOT, goldCanon, unscoredKey } from './data.ts'
 import { ece } from './metrics.ts'
 import { foldOf, readNer } from './ner-data.ts'
 import { KEPT_FOLDS, trainFoldTaggers } from './cv.ts'
@@ -22,6 +22,8 @@ export interface ConfidenceRow {
   type: EntityType
   x: Float64Array
   y: number
+  /** Wrong, but the corpus labels the name MISC: the eval counts it neither as a hit nor as a miss. */
+  unscored?: boolean
 }
 
 /**
@@ -36,25 +38,31 @@ export function outOfFoldRows(
   folds: { fold: number; tagger: string }[],
   k: number,
   sources: string[],
-): ConfidenceRow[] & { gold?: Record<EntityType, number> } {
-  const rows: ConfidenceRow[] & { gold?: Record<EntityType, number> } = []
+): ConfidenceRow[] & { gold?: Record<EntityType, number>; goldBySource?: Map<string, number> } {
+  const rows: ConfidenceRow[] & { gold?: Record<EntityType, number>; goldBySource?: Map<string, number> } = []
   const goldCount: Record<EntityType, number> = { PER: 0, ORG: 0, LOC: 0, OBJ: 0 }
+  const goldBySource = new Map<string, number>()
   rows.gold = goldCount
+  rows.goldBySource = goldBySource
   const data = sources.map((s) => ({ s, docs: readNer(s) }))
   for (const { fold, tagger: file } of folds) {
     const tagger = loadTagger(file)
     for (const { s, docs } of data) {
       for (const ex of docs) {
         if (foldOf(ex.id, k) !== fold) continue
-        const gold = goldCanon(ex).names
+        const { names: gold, unscored } = goldCanon(ex)
         for (const g of gold) {
           const t = g.slice(0, g.indexOf('|')) as EntityType
-          if (t in goldCount && (t !== 'OBJ' || annotatesObjects(s))) goldCount[t]++
+          if (t in goldCount && (t !== 'OBJ' || annotatesObjects(s))) {
+            goldCount[t]++
+            goldBySource.set(s, (goldBySource.get(s) ?? 0) + 1)
+          }
         }
         for (const { entity, features } of entityCandidates(tokenize(ex.text), tagger)) {
           // An object found in a corpus that annotates none is of unknown truth, not wrong.
           if (entity.type === 'OBJ' && !annotatesObjects(s)) continue
-          rows.push({ source: s, fold, type: entity.type, x: features, y: gold.has(`${entity.type}|${entity.name}`) ? 1 : 0 })
+          const y = gold.has(`${entity.type}|${entity.name}`) ? 1 : 0
+          rows.push({ source: s, fold, type: entity.type, x: features, y, unscored: !y && unscored.has(unscoredKey(entity.name)) })
         }
       }
     }
@@ -157,7 +165,7 @@ export async function trainConfidence(opts: { out: string; folds: number }): Pro
     `confidence: ${rows.length} out-of-fold entities, ${rows.filter((r) => r.y).length} right (${Math.round((Date.now() - t0) / 1000)} s)`,
   )
   // Cross-fitted ECE per corpus: the regression of the other folds' rows scores each fold.
-  const pairs = new Map<string, { conf: number; correct: boolean }[]>()
+  const pairs = new Map<string, { conf: number; correct: boolean; unscored?: boolean }[]>()
   const byType = new Map<EntityType, { conf: number; correct: boolean }[]>()
   for (let k = 0; k < opts.folds; k++) {
     const train = rows.filter((r) => r.fold !== k)
@@ -166,13 +174,14 @@ export async function trainConfidence(opts: { out: string; folds: number }): Pro
       if (r.fold === k) {
         const name = r.source.replace(/\.jsonl$/, '')
         if (!pairs.has(name)) pairs.set(name, [])
-        const p = { conf: predict(w, r.x), correct: r.y === 1 }
+        const p = { conf: predict(w, r.x), correct: r.y === 1, unscored: r.unscored }
         pairs.get(name)!.push(p)
         if (!byType.has(r.type)) byType.set(r.type, [])
         byType.get(r.type)!.push(p)
       }
   }
   reportCuts(byType, rows.gold!)
+  reportScores(pairs, rows.goldBySource!)
   for (const [name, ps] of pairs) {
     const kept = ps.filter((p) => p.conf >= REPORT_CUT)
     console.log(
@@ -186,6 +195,39 @@ export async function trainConfidence(opts: { out: string; folds: number }): Pro
   }
   writeFileSync(opts.out, JSON.stringify(model, null, 1) + '\n')
   console.log(`confidence: wrote ${path.relative(REPO_ROOT, opts.out)} (${Math.round((Date.now() - t0) / 1000)} s)`)
+}
+
+/**
+ * Prints, per corpus, the cross-fitted log-loss and the F1 at REPORT_CUT of the out-of-fold
+ * entities, scored as the eval scores them (a wrong entity whose name the corpus labels MISC
+ * counts neither way; gold names the extraction missed count against recall), and their means
+ * over the corpora: the figures a change of the model or its features is chosen by.
+ */
+export function reportScores(
+  pairs: Map<string, { conf: number; correct: boolean; unscored?: boolean }[]>,
+  gold: Map<string, number>,
+): void {
+  let f1Sum = 0
+  let llSum = 0
+  let llAll = 0
+  let nAll = 0
+  const parts: string[] = []
+  for (const [name, all] of pairs) {
+    const ps = all.filter((p) => !p.unscored)
+    let ll = 0
+    for (const p of ps) ll -= Math.log(Math.min(1 - 1e-9, Math.max(1e-9, p.correct ? p.conf : 1 - p.conf)))
+    const kept = ps.filter((p) => p.conf >= REPORT_CUT)
+    const tp = kept.filter((p) => p.correct).length
+    const f1 = (2 * tp) / Math.max(1, kept.length + (gold.get(`${name}.jsonl`) ?? 0))
+    f1Sum += f1
+    llSum += ll / Math.max(1, ps.length)
+    llAll += ll
+    nAll += ps.length
+    parts.push(`${name} ${f1.toFixed(3)}/${(ll / Math.max(1, ps.length)).toFixed(3)}`)
+  }
+  console.log(
+    `confidence: cross-fitted F1 at ${REPORT_CUT} / log-loss, mean over corpora ${(f1Sum / pairs.size).toFixed(4)} / ${(llSum / pairs.size).toFixed(4)}, log-loss pooled ${(llAll / Math.max(1, nAll)).toFixed(4)}: ${parts.join(', ')}`,
+  )
 }
 
 /**

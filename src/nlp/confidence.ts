@@ -20,8 +20,61 @@ const KNOWN: Record<EntityType, number> = {
   OBJ: bit('brand'),
 }
 
+/**
+ * What the words around an entity's mentions say of it, read from the document's tokens
+ * (contextOf); each is a feature per type, since the same context speaks for one type and against
+ * another ("in" before a place, "said" after a person). Mention-level values are "some mention".
+ */
+export const CONTEXT_FEATURES = [
+  // The word before a mention: a preposition of place, "of", "by", an honorific or title, another
+  // lower-case word (not a determiner, which `determined` reads; most often a verb), a comma.
+  'prevLocPrep',
+  'prevOf',
+  'prevBy',
+  'prevHonorific',
+  'prevLower',
+  'prevComma',
+  // The word after: a verb of saying, a possessive, a kind of organization, of place or of work,
+  // a word that follows persons ("who", "was", "born"), another lower-case word, a comma.
+  'nextSay',
+  'nextPoss',
+  'nextOrgKind',
+  'nextLocKind',
+  'nextWork',
+  'nextPerVerb',
+  'nextLower',
+  'nextComma',
+  // A capitalised word right before (not the sentence's first, nor a title) or after a mention:
+  // the span may be part of a longer name.
+  'capBefore',
+  'capAfter',
+  // In brackets ("( Germany )"), in quotes, or in a list of capitalised names.
+  'inBrackets',
+  'quoted',
+  'inList',
+  // The mentions: the share that spell the name, how many spellings, the share that start their
+  // sentence, how early the first one is, and every word of the name capitalised.
+  'nameMentionShare',
+  'distinctForms',
+  'sentStartShare',
+  'firstPos',
+  'allInitialCap',
+  // The name written elsewhere in the text and not a mention: as part of a longer capitalised
+  // sequence ("Berlin Olympics"), how often, in lower case, and its last word after a capitalised
+  // word that is no mention ("Ghormley" when "Robert L. Ghormley" was not found).
+  'partOfLonger',
+  'unmentioned',
+  'lowerElsewhere',
+  'wordInOtherCap',
+] as const
+const TYPES: EntityType[] = ['PER', 'ORG', 'LOC', 'OBJ']
+
+function contextFeatureNames(): string[] {
+  return CONTEXT_FEATURES.flatMap((c) => TYPES.map((t) => `${c}×${t}`))
+}
+
 /** Names of the features, in order (the model file lists them, so a mismatch is caught on load). */
-export const CONFIDENCE_FEATURES = [
+export const CONFIDENCE_FEATURES: readonly string[] = [
   'bias',
   'PER',
   'ORG',
@@ -76,7 +129,8 @@ export const CONFIDENCE_FEATURES = [
   'determined×LOC',
   'kindWord×ORG',
   'possessor×OBJ',
-] as const
+  ...contextFeatureNames(),
+]
 
 export interface EntityEvidence {
   /** Per mention: the least margin of the tagger's span it came from; NaN when a rule made it. */
@@ -125,6 +179,10 @@ export interface Register {
    * filings' defined terms and title-case posts, where a capitalised phrase is less often a name.
    */
   capitalisedCommon: number
+  /** The document, for the words around each entity's mentions (contextOf). */
+  doc?: Tokenized
+  /** Lower-cased word → its token positions, built on first use (contextOf). */
+  positions?: Map<string, number[]>
 }
 
 const WORD = /^\p{L}/u
@@ -157,7 +215,115 @@ export function registerOf(doc: Tokenized, ordinary: (word: string) => boolean):
     capitalised: capitalised / w,
     upper: upper / w,
     capitalisedCommon: (innerOrdinary + 1) / (inner + 5),
+    doc,
   }
+}
+
+const LOC_PREP = /^(?:in|at|from|near|into|across|to|outside|inside|towards?|through|throughout|around)$/
+// Honorifics and titles written before a person's name ("Dr", "President", "Director", "Actress"):
+// a capitalised word that is one of them says the name follows, not that the span is cut short.
+const HONORIFIC =
+  /^(?:Mr|Mrs|Ms|Miss|Dr|Sir|Dame|Lord|Lady|Prof|President|Prime|Minister|Senator|Sen|Rep|Gov|Governor|Mayor|King|Queen|Prince|Princess|Pope|Saint|St|General|Gen|Colonel|Captain|Judge|Justice|Director|Attorney|Deputy|Commander|Chairman|Chairwoman|Secretary|Spokesman|Spokeswoman|Chief|Ambassador|Envoy|Premier|Professor|Economist|Correspondent|Officer|Manager|Editor|Coach|Actor|Actress|Chancellor|Bishop|Archbishop|Cardinal|Admiral|Lieutenant|Sergeant|Representative|Congressman|Congresswoman)\.?$/
+const SAY = /^(?:said|says|say|told|added|announced|reported|asked|stated|wrote|writes|tweeted|thinks|believes)$/
+const ORG_KIND_NEXT =
+  /^(?:company|companies|firm|group|party|band|club|team|bank|agency|university|council|committee|ministry|corporation|network|label|airline|newspaper|station|channel|organization|organisation|institute|school|college|government|spokesman|spokeswoman|shares|stock|officials?)$/
+const LOC_KIND_NEXT =
+  /^(?:city|town|river|country|state|province|region|village|island|county|mountains?|lake|area|district|coast|border|capital|valley|sea|peninsula|airport)$/
+const WORK_NEXT = /^(?:album|song|single|novel|film|movie|book|series|game|poem|play|EP|track|magazine|record)$/
+const PER_NEXT = /^(?:who|whose|himself|herself|was|is|has|had|born|died)$/
+const LOWER = /^\p{Ll}/u
+const OPEN_QUOTE = /^["“'‘]$/
+const CLOSE_QUOTE = /^["”'’]$/
+const capitalisedWord = (w: string) => CAPITAL.test(w)
+/** Index of each context feature in contextOf's values. */
+const C = Object.fromEntries(CONTEXT_FEATURES.map((f, i) => [f, i])) as Record<(typeof CONTEXT_FEATURES)[number], number>
+
+/** The context values of an entity (CONTEXT_FEATURES, in order), read from the document's tokens. */
+export function contextOf(e: Entity, r: Register): Float64Array {
+  const v = new Float64Array(CONTEXT_FEATURES.length)
+  const doc = r.doc
+  if (!doc || !e.mentions.length) return v
+  const t = doc.tokens
+  const word = (i: number, s: { first: number; last: number }) => (i >= s.first && i < s.last ? t[i].text : '')
+  let named = 0
+  let initial = 0
+  const forms = new Set<string>()
+  let firstStart = Infinity
+  const covered = new Set<number>()
+  for (const m of e.mentions) {
+    const s = doc.sentences[m.sent]
+    const p = word(m.first - 1, s)
+    const n = word(m.last, s)
+    const p2 = word(m.first - 2, s)
+    const n2 = word(m.last + 1, s)
+    if (LOC_PREP.test(p)) v[C.prevLocPrep] = 1
+    if (p === 'of') v[C.prevOf] = 1
+    if (p === 'by') v[C.prevBy] = 1
+    if (HONORIFIC.test(p)) v[C.prevHonorific] = 1
+    if (LOWER.test(p) && !DETERMINER.test(p) && !LOC_PREP.test(p) && p !== 'of' && p !== 'and') v[C.prevLower] = 1
+    if (p === ',') v[C.prevComma] = 1
+    if (SAY.test(n)) v[C.nextSay] = 1
+    if (POSSESSIVE.test(n)) v[C.nextPoss] = 1
+    if (ORG_KIND_NEXT.test(n)) v[C.nextOrgKind] = 1
+    if (LOC_KIND_NEXT.test(n)) v[C.nextLocKind] = 1
+    if (WORK_NEXT.test(n)) v[C.nextWork] = 1
+    if (PER_NEXT.test(n)) v[C.nextPerVerb] = 1
+    if (LOWER.test(n)) v[C.nextLower] = 1
+    if (n === ',') v[C.nextComma] = 1
+    if (capitalisedWord(p) && m.first - 1 !== s.first && !HONORIFIC.test(p)) v[C.capBefore] = 1
+    if (capitalisedWord(n)) v[C.capAfter] = 1
+    if ((p === '(' || p === '[') && (n === ')' || n === ']')) v[C.inBrackets] = 1
+    if (OPEN_QUOTE.test(p) && CLOSE_QUOTE.test(n)) v[C.quoted] = 1
+    if ((LIST_JOIN.test(p) && capitalisedWord(p2)) || (LIST_JOIN.test(n) && capitalisedWord(n2))) v[C.inList] = 1
+    forms.add(m.text)
+    if (m.text.replace(/\s+/g, ' ').includes(e.name)) named++
+    if (m.first === s.first) initial++
+    firstStart = Math.min(firstStart, m.start)
+    for (let i = m.first; i < m.last; i++) covered.add(i)
+  }
+  v[C.nameMentionShare] = named / e.mentions.length
+  v[C.distinctForms] = Math.log(forms.size)
+  v[C.sentStartShare] = initial / e.mentions.length
+  v[C.firstPos] = firstStart / Math.max(1, doc.text.length)
+  const ws = e.name.split(/\s+/)
+  v[C.allInitialCap] = ws.every(capitalisedWord) ? 1 : 0
+  // The name's other occurrences, found from the positions of its first word.
+  r.positions ??= positionsOf(doc)
+  const lw = ws.map((w) => w.toLowerCase())
+  let unmentioned = 0
+  for (const i of r.positions.get(lw[0]) ?? []) {
+    if (covered.has(i) || i + ws.length > t.length) continue
+    let same = true
+    for (let j = 1; j < ws.length && same; j++) same = t[i + j].text.toLowerCase() === lw[j]
+    if (!same) continue
+    if (t[i].text !== ws[0]) {
+      v[C.lowerElsewhere] = 1
+      continue
+    }
+    unmentioned++
+    const s = doc.sentences[t[i].sent]
+    if (capitalisedWord(word(i - 1, s)) || capitalisedWord(word(i + ws.length, s))) v[C.partOfLonger] = 1
+  }
+  v[C.unmentioned] = Math.log1p(unmentioned)
+  const head = ws[ws.length - 1]
+  for (const i of r.positions.get(head.toLowerCase()) ?? []) {
+    if (covered.has(i) || covered.has(i - 1) || t[i].text !== head) continue
+    if (i - 1 >= doc.sentences[t[i].sent].first && capitalisedWord(t[i - 1].text)) v[C.wordInOtherCap] = 1
+  }
+  return v
+}
+const LIST_JOIN = /^(?:,|and|or)$/
+const POSSESSIVE = /^['’]s?$/
+
+function positionsOf(doc: Tokenized): Map<string, number[]> {
+  const m = new Map<string, number[]>()
+  doc.tokens.forEach((tok, i) => {
+    const k = tok.text.toLowerCase()
+    const l = m.get(k)
+    if (l) l.push(i)
+    else m.set(k, [i])
+  })
+  return m
 }
 
 const squash = (m: number) => Math.log1p(Math.max(0, m))
@@ -226,7 +392,9 @@ export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array 
   // Defence"): the tagger's margin on such a name falls when its last words are a place's.
   x[k++] = orgKind(e) ? 1 : 0
   // An object that possesses something ("X 's Title") is most often the artist or author typed as a work.
-  x[k] = e.type === 'OBJ' && ev.possessor ? 1 : 0
+  x[k++] = e.type === 'OBJ' && ev.possessor ? 1 : 0
+  const c = contextOf(e, ev.register)
+  for (let j = 0; j < c.length; j++) x[k + j * 4 + t] = c[j]
   return x
 }
 
