@@ -975,6 +975,21 @@ function miscHead(doc: Tokenized, a: number, b: number, ctx: RuleContext): Entit
 const NATIONAL_BODY = /^(?:Assembly|Parliament|Legislature|Cabinet|Court|Forces|Legion)$/
 
 /**
+ * After [a, b): the end of one to `max` untagged title-case words of its sentence, none a role
+ * word or a job title, with no capitalised word right after them; else -1.
+ */
+function bodyWordsEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array, max: number): number {
+  const t = doc.tokens
+  let e = b
+  while (e < t.length && e - b < max && !taken[e] && t[e].sent === t[a].sent && TITLE_CASE.test(t[e].text)) {
+    if (ROLE_WORD.test(t[e].text) || JOB_TITLE.test(t[e].text)) return -1
+    e++
+  }
+  if (e === b || (e < t.length && t[e].sent === t[a].sent && /^\p{Lu}/u.test(t[e].text))) return -1
+  return e
+}
+
+/**
  * A tagged miscellaneous span [a, b) of one or two words ending in a nationality, then one to three
  * untagged title-case words of the sentence whose last is a body's word ("Philippine Senate",
  * "Romanian Air Force", "British Armed Forces"): the end of the organization's name, else -1. The
@@ -985,12 +1000,8 @@ const NATIONAL_BODY = /^(?:Assembly|Parliament|Legislature|Cabinet|Court|Forces|
 function nationalBodyEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array, ctx: RuleContext): number {
   const t = doc.tokens
   if (b - a > 2 || !(wordGaz(ctx, t[b - 1].text) & GAZ_DEMONYM)) return -1
-  let e = b
-  while (e < t.length && e - b < 3 && !taken[e] && t[e].sent === t[a].sent && TITLE_CASE.test(t[e].text)) {
-    if (ROLE_WORD.test(t[e].text) || JOB_TITLE.test(t[e].text)) return -1
-    e++
-  }
-  if (e === b || (e < t.length && t[e].sent === t[a].sent && /^\p{Lu}/u.test(t[e].text))) return -1
+  let e = bodyWordsEnd(doc, a, b, taken, 3)
+  if (e < 0) return -1
   const last = t[e - 1].text
   if (!ORG_END.test(last) && !NATIONAL_BODY.test(last)) return -1
   // "Latin American School of Medicine": the body's name goes on over "of" and title-case words.
@@ -1075,12 +1086,8 @@ function copulaPlace(doc: Tokenized, a: number, b: number, ctx: RuleContext): bo
  */
 export function placeBodyEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array): number {
   const t = doc.tokens
-  let e = b
-  while (e < t.length && e - b < 4 && !taken[e] && t[e].sent === t[a].sent && TITLE_CASE.test(t[e].text)) {
-    if (ROLE_WORD.test(t[e].text) || JOB_TITLE.test(t[e].text)) return -1
-    e++
-  }
-  if (e === b || (e < t.length && t[e].sent === t[a].sent && /^\p{Lu}/u.test(t[e].text))) return -1
+  const e = bodyWordsEnd(doc, a, b, taken, 4)
+  if (e < 0) return -1
   const last = t[e - 1].text
   return ORG_END.test(last) || NATIONAL_BODY.test(last) || /^(?:Conservatory|Academy|Police)$/.test(last) ? e : -1
 }
@@ -1098,12 +1105,8 @@ export function personBodyEnd(doc: Tokenized, a: number, b: number, taken: Uint8
   const t = doc.tokens
   // A full name, not a party's one word ("the Borrower Company" of a filing).
   if (b - a < 2) return -1
-  let e = b
-  while (e < t.length && e - b < 4 && !taken[e] && t[e].sent === t[a].sent && TITLE_CASE.test(t[e].text)) {
-    if (ROLE_WORD.test(t[e].text) || JOB_TITLE.test(t[e].text)) return -1
-    e++
-  }
-  if (e === b || (e < t.length && t[e].sent === t[a].sent && /^\p{Lu}/u.test(t[e].text))) return -1
+  let e = bodyWordsEnd(doc, a, b, taken, 4)
+  if (e < 0) return -1
   const last = t[e - 1].text
   if (!ORG_END.test(last) && !NAMED_BODY.test(last)) return -1
   if (BODY_OF.test(last) && e + 1 < t.length && /^(?:of|for)$/.test(t[e].text) && t[e + 1].sent === t[a].sent) {

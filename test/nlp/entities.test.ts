@@ -72,6 +72,15 @@ t.test('mentions of one entity merge to one canonical name', async (t) => {
 })
 
 /** Canonical entities of hand-made mentions (token ranges and types) of a text, as `TYPE:name`. */
+/** joinOfNames over hand-made mentions (token ranges and types), as `TYPE:text`. */
+const joinedOf = (text: string, spans: [number, number, EntityType][]) => {
+  const doc = tokenize(text)
+  return joinOfNames(
+    doc,
+    spans.map(([a, b, type]) => mentionFromTokens(text, doc.tokens, a, b, type)),
+  ).map((m) => `${m.type}:${m.text}`)
+}
+
 const merged = (text: string, spans: [number, number, EntityType][]) => {
   const doc = tokenize(text)
   return buildEntities(
@@ -731,30 +740,22 @@ t.test('a name the sentence calls a village or a neighbourhood is a place; a tow
 
 t.test('a body\'s or a state\'s head, "of" and a name are one name; a title, "of" and a place are two', async (t) => {
   t.ok(typed('They travelled to the United States of America in 1910.').includes('LOC:United States of America'))
-  /** joinOfNames over hand-made mentions (token ranges and types), as `TYPE:text`. */
-  const joined = (text: string, spans: [number, number, EntityType][]) => {
-    const doc = tokenize(text)
-    return joinOfNames(
-      doc,
-      spans.map(([a, b, type]) => mentionFromTokens(text, doc.tokens, a, b, type)),
-    ).map((m) => `${m.type}:${m.text}`)
-  }
   t.same(
-    joined('He taught at Ludwig Maximilian University of Munich .', [
+    joinedOf('He taught at Ludwig Maximilian University of Munich .', [
       [3, 6, 'PER'],
       [7, 8, 'LOC'],
     ]),
     ['ORG:Ludwig Maximilian University of Munich'],
   )
   t.same(
-    joined('The Bishop of Ely preached .', [
+    joinedOf('The Bishop of Ely preached .', [
       [1, 2, 'PER'],
       [3, 4, 'LOC'],
     ]),
     ['PER:Bishop', 'LOC:Ely'],
   )
   t.same(
-    joined('Prince Eugene of Savoy led .', [
+    joinedOf('Prince Eugene of Savoy led .', [
       [0, 2, 'PER'],
       [3, 4, 'LOC'],
     ]),
@@ -882,22 +883,15 @@ t.test('a name ends before a bracket it does not close; a closed bracket stays',
 })
 
 t.test('a body\'s head, "of" and a place are one name for parties and banks too', async (t) => {
-  const joined = (text: string, spans: [number, number, EntityType][]) => {
-    const doc = tokenize(text)
-    return joinOfNames(
-      doc,
-      spans.map(([a, b, type]) => mentionFromTokens(text, doc.tokens, a, b, type)),
-    ).map((m) => `${m.type}:${m.text}`)
-  }
   t.same(
-    joined('The German Social Democratic Party of Poland was banned .', [
+    joinedOf('The German Social Democratic Party of Poland was banned .', [
       [1, 5, 'ORG'],
       [6, 7, 'LOC'],
     ]),
     ['ORG:German Social Democratic Party of Poland'],
   )
   t.same(
-    joined('The Party leader of Poland spoke .', [
+    joinedOf('The Party leader of Poland spoke .', [
       [1, 2, 'ORG'],
       [4, 5, 'LOC'],
     ]),
