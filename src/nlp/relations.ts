@@ -1079,7 +1079,6 @@ const ORG_CUE_CLASSES: [number, string][] = [
 ]
 const ORG_CUE = wordClasses(ORG_CUE_CLASSES)
 
-/** Bits of ORG_CUE classes of words [from, to), `near` 0 between the pair, 1 around it. */
 /**
  * Classes of ORG_CUE_CLASSES between an organization and another organization or an object (at
  * most 12 words apart) and three words either side of the pair, by direction; and, by direction,

@@ -62,7 +62,7 @@ for (const driver of DRIVERS) {
     const third = await createToken(deps, account.id, 'third')
     t.same(await lookUp(third.token, now), { plan: 'pro', limit: 10000 }, 'a token made after the change takes the new plan')
 
-    // A downgrade waits for the next cycle (the account's anchor is NOW: 2026-12-22).
+    // A downgrade waits for the next cycle, one month after NOW (the account's billing anchor).
     await changePlan(deps, account.id, 'free')
     const beforeDate = new Date('2026-12-21T23:59:59Z')
     const atDate = new Date('2026-12-22T12:00:00Z')
