@@ -114,6 +114,55 @@ t.test('a place inside a longer place name stays a place of its own; a person or
   )
 })
 
+t.test("an organization's unit or region stays apart from the body it is named after when the text names both side by side", async (t) => {
+  // Fires: one sentence names both ("Sony Pictures ... of Sony"), or the body comes first and a unit or a region of it after.
+  t.same(
+    merged('Sony Pictures is a subsidiary of Sony .', [
+      [0, 2, 'ORG'],
+      [6, 7, 'ORG'],
+    ]).sort(),
+    ['ORG:Sony', 'ORG:Sony Pictures'],
+  )
+  t.same(
+    merged('Square Enix owns studios . Square Enix Europe publishes its games .', [
+      [0, 2, 'ORG'],
+      [5, 8, 'ORG'],
+    ]).sort(),
+    ['ORG:Square Enix', 'ORG:Square Enix Europe'],
+  )
+  // Does not fire: no unit or region in the longer name; the longer name first and apart; a
+  // registered name ending in a legal form; the body's name first only in an all-capitals headline.
+  t.same(
+    merged('Goldman Sachs hired staff . Goldman said more .', [
+      [0, 2, 'ORG'],
+      [5, 6, 'ORG'],
+    ]),
+    ['ORG:Goldman Sachs'],
+  )
+  t.same(
+    merged('Sony Pictures released a film . Sony said more .', [
+      [0, 2, 'ORG'],
+      [6, 7, 'ORG'],
+    ]),
+    ['ORG:Sony Pictures'],
+  )
+  t.same(
+    merged('Guinness Peat bought shares . Guinness Peat Group Plc said so .', [
+      [0, 2, 'ORG'],
+      [5, 9, 'ORG'],
+    ]),
+    ['ORG:Guinness Peat Group Plc'],
+  )
+  t.same(
+    merged('SONY PROFIT RISES\nSony Pictures released a film . Sony said more .', [
+      [0, 1, 'ORG'],
+      [3, 5, 'ORG'],
+      [9, 10, 'ORG'],
+    ]),
+    ['ORG:Sony Pictures'],
+  )
+})
+
 t.test('a lower-case article is no part of a name; a capitalised one of a place is', async (t) => {
   t.same(
     merged('He left the United States for the Hague .', [
