@@ -198,9 +198,9 @@ const LEGAL_FORM =
 /**
  * Whether an organization's shorter name stays apart from a longer one that opens with it
  * (Re-DocRED's clusters: of 82 such joins, 45 put two bodies together). It does when the longer
- * name's next capitalised words (before any lower-case word such as "of") name a unit or a region,
- * and the text sets the two side by side: the short name is written before the longer one (the
- * parent named first, "Square Enix … Square Enix Europe"), or both in one sentence ("Sony
+ * name's next capitalised words (before any lower-case word such as "of") name a region ("Square
+ * Enix Europe"), or a unit ("Sony Pictures") and the text sets the two side by side: the short
+ * name is written before the longer one (the parent named first), or both in one sentence ("Sony
  * Pictures, a subsidiary of Sony"). A unit word counts only when the name does not end in a legal
  * form, and an all-capitals copy of a mixed-case name (a headline) is not read for the order.
  */
@@ -214,8 +214,8 @@ function namedApart(e: Entity, extra: string[], mentions: Mention[]): boolean {
     if (REGION_WORD.test(k)) region = true
     else if (UNIT_WORD.test(k)) unit = true
   }
-  if (unit && !region && LEGAL_FORM.test(key(words(e.name).at(-1)!).replace(/[,]/g, ''))) unit = false
-  if (!region && !unit) return false
+  if (region) return true
+  if (!unit || LEGAL_FORM.test(key(words(e.name).at(-1)!).replace(/[,]/g, ''))) return false
   const sents = new Set(e.mentions.map((m) => m.sent))
   if (mentions.some((m) => sents.has(m.sent))) return true
   return firstStart(mentions) < firstStart(e.mentions)

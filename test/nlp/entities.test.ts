@@ -114,8 +114,8 @@ t.test('a place inside a longer place name stays a place of its own; a person or
   )
 })
 
-t.test("an organization's unit or region stays apart from the body it is named after when the text names both side by side", async (t) => {
-  // Fires: one sentence names both ("Sony Pictures ... of Sony"), or the body comes first and a unit or a region of it after.
+t.test("an organization's region, or its unit named side by side with it, stays apart from the body it is named after", async (t) => {
+  // Fires for a unit: one sentence names both ("Sony Pictures ... of Sony"), or the body comes first.
   t.same(
     merged('Sony Pictures is a subsidiary of Sony .', [
       [0, 2, 'ORG'],
@@ -130,8 +130,24 @@ t.test("an organization's unit or region stays apart from the body it is named a
     ]).sort(),
     ['ORG:Square Enix', 'ORG:Square Enix Europe'],
   )
-  // Does not fire: no unit or region in the longer name; the longer name first and apart; a
-  // registered name ending in a legal form; the body's name first only in an all-capitals headline.
+  // A region after the name is another body wherever the two are written.
+  t.same(
+    merged('Sony Europe sold the game . Sony made it .', [
+      [0, 2, 'ORG'],
+      [6, 7, 'ORG'],
+    ]).sort(),
+    ['ORG:Sony', 'ORG:Sony Europe'],
+  )
+  // Does not fire: no unit or region in the longer name (a club's town is none); a unit, the longer
+  // name first and apart; a registered name ending in a legal form; the body's name first only in an
+  // all-capitals headline.
+  t.same(
+    merged('Bayern Munich won the cup . Bayern lost later .', [
+      [0, 2, 'ORG'],
+      [6, 7, 'ORG'],
+    ]),
+    ['ORG:Bayern Munich'],
+  )
   t.same(
     merged('Goldman Sachs hired staff . Goldman said more .', [
       [0, 2, 'ORG'],
