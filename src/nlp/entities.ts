@@ -84,10 +84,10 @@ function key(s: string): string {
  * group whose type is decided by a vote, because a tagger that reads one sentence at a time
  * labels "Somerset" ORG in one and LOC in another while the document means one thing. A
  * shorter group then joins a longer entity whose words contain it as a contiguous run
- * ("Cook" ⊂ "Tim Cook"; "Obama" ⊂ "President Barack Obama"), of its own type (not a place)
- * or, for a surname, of a person. The canonical name is the longest form, in its mixed-case spelling
- * when there is one (not the all-caps headline copy), and salience weighs mention count and
- * early first position.
+ * ("Cook" ⊂ "Tim Cook"; "Obama" ⊂ "President Barack Obama"), of its own type (not a place; an
+ * organization not into its unit or region, see namedApart) or, for a surname, of a person. The
+ * canonical name is the longest form, in its mixed-case spelling when there is one (not the
+ * all-caps headline copy), and salience weighs mention count and early first position.
  */
 export function buildEntities(mentions: Mention[], textLength: number): Entity[] {
   interface Group {
