@@ -3,6 +3,7 @@ import { readFileSync, existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import { buildEntities, cleanName, type EntityType, type Mention } from '../../src/nlp/entities.ts'
+import { tokenize } from '../../src/nlp/tokens.ts'
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const DATA_DIR = process.env.TEA_DATA_DIR ?? path.resolve(REPO_ROOT, '../shared/data')
@@ -114,13 +115,37 @@ export function shuffle<T>(xs: T[], r: () => number): T[] {
   return xs
 }
 
-/** Gold mentions of one text as service-typed mentions (MISC / Other dropped). */
+// The end and sentence of each token of the last text asked about (goldMentions is asked twice per text).
+let sentencesOf: { text: string; ends: number[]; sents: number[] } | undefined
+
+/** The engine's sentence (./tokens.ts) of the token at or after an offset of a text. */
+function sentenceAt(text: string, offset: number): number {
+  if (sentencesOf?.text !== text) {
+    const { tokens } = tokenize(text)
+    sentencesOf = { text, ends: tokens.map((t) => t.end), sents: tokens.map((t) => t.sent) }
+  }
+  const { ends, sents } = sentencesOf
+  let lo = 0
+  let hi = ends.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (ends[mid] <= offset) lo = mid + 1
+    else hi = mid
+  }
+  return sents[Math.min(lo, sents.length - 1)] ?? 0
+}
+
+/**
+ * Gold mentions of one text as service-typed mentions (MISC / Other dropped), each with the
+ * engine's sentence of its text (buildEntities reads whether two names share one).
+ */
 export function goldMentions(ex: Example): (Mention & { index: number })[] {
   const out: (Mention & { index: number })[] = []
   ;(ex.entities ?? []).forEach((e, index) => {
     const type = serviceType(e.type)
     if (!type) return
-    out.push({ type, first: index, last: index + 1, start: e.start, end: e.end, text: e.text, sent: 0, index })
+    const sent = sentenceAt(ex.text, e.start)
+    out.push({ type, first: index, last: index + 1, start: e.start, end: e.end, text: e.text, sent, index })
   })
   return out
 }

@@ -84,10 +84,10 @@ function key(s: string): string {
  * group whose type is decided by a vote, because a tagger that reads one sentence at a time
  * labels "Somerset" ORG in one and LOC in another while the document means one thing. A
  * shorter group then joins a longer entity whose words contain it as a contiguous run
- * ("Cook" ⊂ "Tim Cook"; "Obama" ⊂ "President Barack Obama"), of its own type (not a place)
- * or, for a surname, of a person. The canonical name is the longest form, in its mixed-case spelling
- * when there is one (not the all-caps headline copy), and salience weighs mention count and
- * early first position.
+ * ("Cook" ⊂ "Tim Cook"; "Obama" ⊂ "President Barack Obama"), of its own type (not a place; an
+ * organization not into its unit or region, see namedApart) or, for a surname, of a person. The
+ * canonical name is the longest form, in its mixed-case spelling when there is one (not the
+ * all-caps headline copy), and salience weighs mention count and early first position.
  */
 export function buildEntities(mentions: Mention[], textLength: number): Entity[] {
   interface Group {
@@ -139,7 +139,7 @@ export function buildEntities(mentions: Mention[], textLength: number): Entity[]
     // International Airport", "Albany" of "Albany County"; Re-DocRED's clusters: 143 of 179 such
     // joins were two places), so places join by their full name only.
     const e =
-      (g.type === 'LOC' ? undefined : findContaining(byWord.get(key(g.words[0])) ?? [], g.type, g.words)) ??
+      (g.type === 'LOC' ? undefined : findContaining(byWord.get(key(g.words[0])) ?? [], g.type, g.words, g.mentions)) ??
       (g.words.length === 1 ? findSurname(byWord.get(key(g.words[0])) ?? [], g.words[0]) : undefined)
     if (e) {
       e.mentions.push(...g.mentions)
@@ -171,15 +171,60 @@ function findSurname(entities: Entity[], w: string): Entity | undefined {
   return entities.find((e) => e.type === 'PER' && words(e.name).length > 1 && key(words(e.name).at(-1)!) === k)
 }
 
-function findContaining(entities: Entity[], type: EntityType, ws: string[]): Entity | undefined {
+function findContaining(entities: Entity[], type: EntityType, ws: string[], mentions: Mention[]): Entity | undefined {
   const kws = ws.map(key)
   for (const e of entities) {
     if (e.type !== type) continue
     const ew = words(e.name).map(key)
     if (ew.length <= kws.length) continue
-    if (containsRun(ew, kws)) return e
+    if (!containsRun(ew, kws)) continue
+    if (type === 'ORG' && kws.every((w, i) => ew[i] === w) && namedApart(e, words(e.name).slice(kws.length), mentions)) continue
+    return e
   }
   return undefined
+}
+
+// Words that make a longer organization's name a unit or a branch of the one it opens with
+// ("Sony Pictures", "BBC World News", "Barry University School of …", "Commerce Department").
+const UNIT_WORD =
+  /^(?:pictures|television|tv|hd|news|entertainment|studios?|interactive|electronics|media|games|films?|productions?|publishing|orchestra|division|group|school|hospitals?|department|association|centre|center|chamber|order|network|channel|records|music|college|institute|academy|faculty|press|magazine|newspaper|radio|council|committee|commission|branch|unit|subsidiary|foundation)$/
+// A region or a market after the name ("Square Enix Europe", "GWS China", "GTE Midwest").
+const REGION_WORD =
+  /^(?:europe|european|america|americas|asia|asian|pacific|africa|african|australia|australasia|canada|china|japan|india|germany|france|uk|britain|ireland|scotland|wales|england|usa|us|midwest|alba|cymru|worldwide|global|zealand|italia|italy|deutschland|españa|spain|korea|russia|brazil|mexico|nordic|benelux|north|south|east|west|northern|southern|eastern|western|latin|middle|central)$/
+// The legal form that ends a company's registered name: "Guinness Peat Group Plc" is still "Guinness Peat".
+const LEGAL_FORM =
+  /^(?:inc|incorporated|corp|corporation|co|company|cos|ltd|limited|plc|ag|sa|nv|bv|ab|oy|oyj|gmbh|llc|llp|lp|spa|srl|asa|as|kk|bhd|pty|se|pte|tbk|holdings)$/
+
+/**
+ * Whether an organization's shorter name stays apart from a longer one that opens with it
+ * (Re-DocRED's clusters: of 82 such joins, 45 put two bodies together). It does when the longer
+ * name's next capitalised words (before any lower-case word such as "of") name a region ("Square
+ * Enix Europe"), or a unit ("Sony Pictures") and the text sets the two side by side: the short
+ * name is written before the longer one (the parent named first), or both in one sentence ("Sony
+ * Pictures, a subsidiary of Sony"). A unit word counts only when the name does not end in a legal
+ * form, and an all-capitals copy of a mixed-case name (a headline) is not read for the order.
+ */
+function namedApart(e: Entity, extra: string[], mentions: Mention[]): boolean {
+  let region = false
+  let unit = false
+  for (const w of extra) {
+    if (/^(?:['’]s|and|&|[-/,])$/i.test(w)) continue
+    if (!/^[\p{Lu}\p{N}]/u.test(w)) break
+    const k = key(w)
+    if (REGION_WORD.test(k)) region = true
+    else if (UNIT_WORD.test(k)) unit = true
+  }
+  if (region) return true
+  if (!unit || LEGAL_FORM.test(key(words(e.name).at(-1)!).replace(/[,]/g, ''))) return false
+  const sents = new Set(e.mentions.map((m) => m.sent))
+  if (mentions.some((m) => sents.has(m.sent))) return true
+  return firstStart(mentions) < firstStart(e.mentions)
+}
+
+/** Where a name is first written, an all-capitals copy (a headline) read only when every mention is one. */
+function firstStart(ms: Mention[]): number {
+  const mixed = ms.filter((m) => /\p{Ll}/u.test(m.text))
+  return Math.min(...(mixed.length ? mixed : ms).map((m) => m.start))
 }
 
 function containsRun(hay: string[], needle: string[]): boolean {

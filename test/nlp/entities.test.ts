@@ -114,6 +114,71 @@ t.test('a place inside a longer place name stays a place of its own; a person or
   )
 })
 
+t.test("an organization's region, or its unit named side by side with it, stays apart from the body it is named after", async (t) => {
+  // Fires for a unit: one sentence names both ("Sony Pictures ... of Sony"), or the body comes first.
+  t.same(
+    merged('Sony Pictures is a subsidiary of Sony .', [
+      [0, 2, 'ORG'],
+      [6, 7, 'ORG'],
+    ]).sort(),
+    ['ORG:Sony', 'ORG:Sony Pictures'],
+  )
+  t.same(
+    merged('Square Enix owns studios . Square Enix Europe publishes its games .', [
+      [0, 2, 'ORG'],
+      [5, 8, 'ORG'],
+    ]).sort(),
+    ['ORG:Square Enix', 'ORG:Square Enix Europe'],
+  )
+  // A region after the name is another body wherever the two are written.
+  t.same(
+    merged('Sony Europe sold the game . Sony made it .', [
+      [0, 2, 'ORG'],
+      [6, 7, 'ORG'],
+    ]).sort(),
+    ['ORG:Sony', 'ORG:Sony Europe'],
+  )
+  // Does not fire: no unit or region in the longer name (a club's town is none); a unit, the longer
+  // name first and apart; a registered name ending in a legal form; the body's name first only in an
+  // all-capitals headline.
+  t.same(
+    merged('Bayern Munich won the cup . Bayern lost later .', [
+      [0, 2, 'ORG'],
+      [6, 7, 'ORG'],
+    ]),
+    ['ORG:Bayern Munich'],
+  )
+  t.same(
+    merged('Goldman Sachs hired staff . Goldman said more .', [
+      [0, 2, 'ORG'],
+      [5, 6, 'ORG'],
+    ]),
+    ['ORG:Goldman Sachs'],
+  )
+  t.same(
+    merged('Sony Pictures released a film . Sony said more .', [
+      [0, 2, 'ORG'],
+      [6, 7, 'ORG'],
+    ]),
+    ['ORG:Sony Pictures'],
+  )
+  t.same(
+    merged('Guinness Peat bought shares . Guinness Peat Group Plc said so .', [
+      [0, 2, 'ORG'],
+      [5, 9, 'ORG'],
+    ]),
+    ['ORG:Guinness Peat Group Plc'],
+  )
+  t.same(
+    merged('SONY PROFIT RISES\nSony Pictures released a film . Sony said more .', [
+      [0, 1, 'ORG'],
+      [3, 5, 'ORG'],
+      [9, 10, 'ORG'],
+    ]),
+    ['ORG:Sony Pictures'],
+  )
+})
+
 t.test('a lower-case article is no part of a name; a capitalised one of a place is', async (t) => {
   t.same(
     merged('He left the United States for the Hague .', [
