@@ -224,6 +224,8 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   // A title after a kind of work ("the album Demon Days") is an object, whatever spans the tagger
   // cut there (it often splits a title at its lower-case words or runs on past it).
   const titles = noisy ? [] : workTitles(doc, tagged)
+  // Names listed after a plural kind of product ("assistants such as Siri , Amazon Alexa") are objects.
+  if (!noisy) for (const m of productLists(doc, tagged)) if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
   // So is a name the tagger found (of any type, a miscellaneous one too) right before a year in
   // brackets ("The Turn of the Screw ( 1898 )"), run back over the title's words.
   if (!noisy) for (const m of yearTitles(doc, tagged)) if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
@@ -1678,6 +1680,50 @@ function workTitles(doc: Tokenized, spans: TaggedSpan[]): Mention[] {
       }
     }
     i = end - 1
+  }
+  return out
+}
+
+// Plural kinds of product or software, before a list cue ("conversational assistants such as …",
+// "commercial products like MATLAB"). Not "systems" nor "services": what they list is as often a
+// scheme or a company ("services such as Netflix and Amazon").
+const PRODUCT_KINDS =
+  /^(?:products|assistants|frameworks|programs|programmes|applications|apps|tools|toolkits|libraries|platforms|robots|consoles|devices|smartphones|browsers)$/
+const PRODUCT_LIST_CUE = /^(?:such|including|like)$/
+
+/**
+ * The names listed after a plural kind of product and "such as", "including" or "like" (up to eight
+ * lower-case words between: "programs are available online , such as Google Translate and …"):
+ * objects, found by a title rule. A leading "the" is skipped ("speakers such as the Amazon Echo").
+ */
+function productLists(doc: Tokenized, spans: TaggedSpan[]): Mention[] {
+  const t = doc.tokens
+  const out: Mention[] = []
+  for (let i = 0; i + 2 < t.length; i++) {
+    if (!PRODUCT_KINDS.test(t[i].text)) continue
+    let k = i + 1
+    while (k < t.length && k - i <= 8 && t[k].sent === t[i].sent && /^(?:\p{Ll}+|,)$/u.test(t[k].text) && !PRODUCT_LIST_CUE.test(t[k].text))
+      k++
+    if (k >= t.length || t[k].sent !== t[i].sent || !PRODUCT_LIST_CUE.test(t[k].text)) continue
+    if (t[k].text === 'such') {
+      if (k + 1 >= t.length || t[k + 1].text !== 'as') continue
+      k++
+    }
+    k++
+    for (let n = 0; n < 12; n++) {
+      if (k < t.length && t[k].text === 'the') k++
+      if (k >= t.length || t[k].sent !== t[i].sent || !/^[\p{Lu}\p{N}]/u.test(t[k].text)) break
+      let e = titleEnd(doc, k, true, spans)
+      // "Google Translate and the SYSTRAN system": "and the" before a capital starts the next name.
+      for (let j = k + 1; j + 2 < e; j++)
+        if (/^(?:and|or)$/.test(t[j].text) && t[j + 1].text === 'the' && /^\p{Lu}/u.test(t[j + 2].text)) e = j
+      out.push(titled(mentionFromTokens(doc.text, t, k, e, 'OBJ')))
+      k = e
+      if (k < t.length && t[k].text === ',') k++
+      if (k < t.length && /^(?:and|or)$/.test(t[k].text)) k++
+      if (k === e) break
+    }
+    i = k - 1
   }
   return out
 }

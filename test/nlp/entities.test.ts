@@ -596,6 +596,26 @@ t.test('titles listed after compositions, hits, works and the like, never after 
   t.same(objects('The storm hits Florida on Monday, the agency releases Chinese data on Tuesday and Smith works Sundays.'), [])
 })
 
+t.test('names listed after a plural kind of product and a list cue are objects', async (t) => {
+  const objects = (text: string) =>
+    extractMentions(tokenize(text))
+      .filter((m) => m.type === 'OBJ')
+      .map((m) => m.text)
+  const list = objects('Voice portals reach conversational assistants such as Amazon Alexa, Google Assistant and Microsoft Cortana.')
+  for (const name of ['Amazon Alexa', 'Google Assistant', 'Microsoft Cortana'])
+    t.ok(list.includes(name), `${name} (got ${JSON.stringify(list)})`)
+  // Lower-case words between the kind and the cue; "and the" before a capital starts the next name.
+  const programs = objects('Free translation programs are available online, such as Google Translate and the SYSTRAN system.')
+  t.ok(programs.includes('Google Translate'), `Google Translate (got ${JSON.stringify(programs)})`)
+  t.notOk(
+    programs.some((o) => /and the/.test(o)),
+    `no name across "and the" (got ${JSON.stringify(programs)})`,
+  )
+  // No list cue, services (companies), or the kind as a verb: no object from the rule.
+  t.same(objects('The firm tools its plants in Ohio and sells its products in Germany, France and Spain.'), [])
+  t.same(objects('Streaming services such as Netflix and Hulu grew fast in Canada.'), [])
+})
+
 t.test('a title ends before a preposition that leads to a person, an organization or a month', async (t) => {
   const objects = (text: string) =>
     extractMentions(tokenize(text))
