@@ -393,10 +393,6 @@ export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array 
   x[k++] = orgKind(e) ? 1 : 0
   // An object that possesses something ("X 's Title") is most often the artist or author typed as a work.
   x[k++] = e.type === 'OBJ' && ev.possessor ? 1 : 0
-  // Not for an object in informal text: there the words around a product or a title (capitalised
-  // neighbours, a preposition before it) say little, and fitted with the prose objects they pulled
-  // the informal ones under the cut and blurred what those words say of a title in prose.
-  if (e.type === 'OBJ' && ev.informal) return x
   const c = contextOf(e, ev.register)
   for (let j = 0; j < c.length; j++) x[k + j * 4 + t] = c[j]
   return x

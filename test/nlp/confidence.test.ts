@@ -2,8 +2,7 @@
 // (capitalised ordinary words, as in a filing's defined terms) and, per entity, a name of
 // ordinary words or one after a determiner. Each fires on a filing and not on news prose.
 import t from 'tap'
-import { CONFIDENCE_FEATURES, confidenceFeatures, registerOf } from '../../src/nlp/confidence.ts'
-import { mentionFromTokens, type Entity, type EntityType } from '../../src/nlp/entities.ts'
+import { CONFIDENCE_FEATURES, registerOf } from '../../src/nlp/confidence.ts'
 import { GAZ_CLASSES } from '../../src/nlp/features/lexicon.ts'
 import { entityCandidates, nameClasses } from '../../src/nlp/mentions.ts'
 import { loadTagger } from '../../src/nlp/tagger.ts'
@@ -140,30 +139,4 @@ t.test('context features of the mentions and of the name elsewhere in the text',
   t.equal(value(PROSE, 'Siemens', 'lowerElsewhere'), 0)
   t.equal(value(LONGER, 'Berlin', 'wordInOtherCap'), 1)
   t.equal(value(PROSE, 'Lisbon', 'wordInOtherCap'), 0)
-})
-
-t.test('an object in informal text has no context features; in prose, and a name in informal text, it has', async (t) => {
-  const doc = tokenize('lol my new iPhone Pro is so good , Carlos Mendes got one too')
-  const register = registerOf(doc, ordinary)
-  const entity = (type: EntityType, name: string): Entity => {
-    const ws = name.split(' ')
-    const i = doc.tokens.findIndex((x) => x.text === ws[0])
-    return { type, name, mentions: [mentionFromTokens(doc.text, doc.tokens, i, i + ws.length, type)], salience: 1 }
-  }
-  // The context features: those after the last per-type feature that is not a context one.
-  const after = CONFIDENCE_FEATURES.indexOf('possessor×OBJ')
-  const context = (type: EntityType, name: string, informal: boolean) => {
-    const x = confidenceFeatures(entity(type, name), {
-      margins: [2],
-      agreeing: 1,
-      sentenceInitialOnly: false,
-      informal,
-      stated: false,
-      register,
-    })
-    return CONFIDENCE_FEATURES.filter((f, i) => i > after && f.endsWith(`×${type}`) && x[i] !== 0)
-  }
-  t.same(context('OBJ', 'iPhone Pro', true), [])
-  t.ok(context('OBJ', 'iPhone Pro', false).includes('nextPerVerb×OBJ'), 'read in prose ("iPhone Pro is")')
-  t.ok(context('PER', 'Carlos Mendes', true).includes('prevComma×PER'), "a person's context is read in informal text")
 })
