@@ -176,6 +176,8 @@ export interface TripleScore {
   via: boolean
   /** The best candidate spans two sentences or more. */
   far: boolean
+  /** Source and target gold clusters (or the entity's name where it matches none). */
+  pair: string
 }
 
 /** The engine's triples of one document under classifier weights `w`, as decideRelations forms them. */
@@ -219,6 +221,7 @@ function docTriples(d: PreparedDoc, di: number, w: Float64Array): TripleScore[] 
       cue: cue && !x.via,
       via: !!x.via,
       far: x.candidate.sent !== x.candidate.sent2,
+      pair: `${s ?? 'x' + x.candidate.source.entity.name}|${t ?? 'x' + x.candidate.target.entity.name}`,
     }
   })
 }
@@ -238,7 +241,7 @@ export function goldCounts(docs: RelDoc[]): Map<string, number> {
 export function trainModel(
   docs: PreparedDoc[],
   opts: TrainOptions,
-): { file: Omit<RelationModelFile, 'patternConfidence' | 'places'>; oof: TripleScore[] } {
+): { file: Omit<RelationModelFile, 'patternConfidence' | 'places'>; oof: TripleScore[]; all: TripleScore[] } {
   const log = opts.log ?? (() => {})
   const all = samplesOf(docs, true)
   // Positives-only samples: in every fold's fit (doc -1 is in no fold), never scored.
@@ -347,6 +350,7 @@ export function trainModel(
   return {
     file: { format: 'tea-relations-3', weights: out, calibration, threshold },
     oof: oof.filter((t) => t.score >= threshold[t.type]!),
+    all: oof,
   }
 }
 

@@ -551,6 +551,7 @@ const R = {
   pronCue: 89,
   agentByFar: 95,
   orgNames: 96,
+  nameList: 101,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -781,6 +782,7 @@ export function relationFeatures(
   if (sType === 'PER' && t.entity.type === 'PER') pushKillCues(f, words, a, b, sent, tp, forward)
   pushOrgSideCues(f, words, s, t, forward, sent, tp)
   pushKinList(f, words, a, b, sentAnchors, sent, tp)
+  pushNameList(f, doc, words, a, b, sentAnchors, tp)
   pushAgentBy(f, words, s, t, tp)
   pushAgentByFar(f, doc, words, s, t, tp)
   pushOrgPairCues(f, words, s, t, a, b, sent, tp)
@@ -901,6 +903,48 @@ const KIN_WORDS = new Set(
     .map((w) => fnv(w)),
 )
 const LIST_GLUE = new Set([COMMA, fnv('and'), fnv('&')])
+
+const OR = fnv('or')
+
+/**
+ * Two places or two organizations in one list of names of their type ("Oklahoma , Arizona and
+ * Texas", "Leica and Rollei": only commas, "and", "or" and adjectives between the names of the
+ * run): how many names the run holds (2, 3, 4 or more) and whether the pair is next to each
+ * other in it. "Memphis , Tenn." is a run of two; a third name after it makes a list, whose names
+ * are seldom in one another.
+ */
+export function pushNameList(
+  f: number[],
+  doc: Tokenized,
+  words: Uint32Array,
+  a: Anchor,
+  b: Anchor,
+  sentAnchors: Anchor[],
+  tp: number,
+): void {
+  const type = a.entity.type
+  if (type === 'PER' || b.entity.type !== type || a.pronoun || b.pronoun) return
+  const names = sentAnchors.filter((o) => !o.pronoun && o.entity.type === type).sort((x, y) => x.first - y.first)
+  const glue = (from: number, to: number) => {
+    if (to - from > 3) return false
+    for (let i = from; i < to; i++) {
+      if (LIST_GLUE.has(words[i]) || words[i] === OR || doc.tokens[i].pos === 'ADJ') continue
+      return false
+    }
+    return true
+  }
+  const ia = names.indexOf(a)
+  const ib = names.indexOf(b)
+  if (ia < 0 || ib < 0) return
+  // The run of names joined by glue that holds a; b must be in it.
+  let lo = ia
+  while (lo > 0 && names[lo - 1].last <= names[lo].first && glue(names[lo - 1].last, names[lo].first)) lo--
+  let hi = ia
+  while (hi + 1 < names.length && names[hi].last <= names[hi + 1].first && glue(names[hi].last, names[hi + 1].first)) hi++
+  if (ib < lo || ib > hi) return
+  const n = Math.min(hi - lo + 1, 4)
+  f.push(feat(R.nameList, n * 2 + (Math.abs(ib - ia) === 1 ? 1 : 0), tp))
+}
 
 /**
  * Two persons of one list ("his four children , A , B , C and D", "siblings A , B and C": only
