@@ -217,6 +217,8 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   const taken = new Uint8Array(doc.tokens.length)
   // "Faith No More , Rage Against the Machine", "Clubland and New Lace Sleeves": names run together.
   tagged = splitJoined(doc, tagged)
+  // "[University of Groningen and University] of Twente": two bodies' names run together.
+  if (!noisy) tagged = splitBeforeBody(doc, tagged)
   // "Emerson , [Lake & Palmer]": a name, a comma and two names joined by "&" are one name.
   if (!noisy) tagged = joinAmpersandNames(doc, tagged)
   // "Tom Petty and the Heartbreakers", "KC and the Sunshine Band": a person and a group, one band.
@@ -285,6 +287,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     const first = s.first
     const last = s.last
     let [a, b] = trimSpan(doc, first, last, noisy, s.type === 'PER')
+    let end: number
     // "Guinea-[Bissau]", "Kim Dae-[jung]", "[T-]Bone Walker": a word written with a hyphen is one
     // word, and so in the name whole.
     if (!noisy && s.type !== 'OBJ') [a, b] = hyphenedEdges(doc, a, b, taken, s.type === 'PER', ctx)
@@ -421,6 +424,14 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       type = 'ORG'
       stated = true
     }
+    // "Refah Partisi", "Parti Québécois": a party's word in another language makes a party.
+    if (type !== 'ORG' && !noisy && foreignPartyName(doc, a, b)) [type, stated] = ['ORG', true]
+    // "The Everly Brothers", "Scissor Sisters": siblings by name are a band or a firm.
+    if ((type === 'PER' || type === 'OBJ') && !noisy && siblingsName(doc, a, b)) [type, stated] = ['ORG', true]
+    // "[National University of Sciences] and Technology": a field after "and" ends the name.
+    if (type === 'ORG' && !noisy && (end = ofAndFieldEnd(doc, a, b, taken, ctx)) > 0) b = takeTo(taken, b, end)
+    // "author of Shishupala Vadha", "he wrote Oliver Twist": what is written is a work.
+    if (type !== 'OBJ' && !noisy && authoredWork(doc, a, b)) [type, stated] = ['OBJ', true]
     // "10,000 Enterprise Cloud customers": capitalised words between a number and a plural of
     // who buys or uses something describe the customers; they name no one.
     if (!noisy && customerDescriptor(doc, a, b, ctx)) continue
@@ -603,6 +614,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   // The layouts of particular sources (datelines, source lines): format-rules.ts.
   if (noisy) return out
   let ruled = joinOfNames(doc, out)
+  ruled = joinForNames(doc, ruled)
   for (const rule of FORMAT_RULES) ruled = rule.apply(doc, ruled, ctx)
   placeLists(doc, ruled, ctx)
   spreadStated(ruled)
@@ -687,6 +699,114 @@ export function initialsStart(doc: Tokenized, a: number, first: number, taken: U
   while (a > 0 && a > first - 2 && !taken[a - 1] && t[a - 1].sent === t[a].sent && /^\p{Lu}\.$/u.test(t[a - 1].text)) a--
   return a
 }
+
+/** Marks tokens [b, e) taken by a name that a rule ran on over them; returns e. */
+function takeTo(taken: Uint8Array, b: number, e: number): number {
+  for (let k = b; k < e; k++) taken[k] = 1
+  return e
+}
+
+// A party's word in other languages, first or last in its name ("Refah Partisi", "Parti Québécois").
+const FOREIGN_PARTY_END = /^(?:Partisi|Partei|Parti|Partido|Partito|Partij|Partiet|Partia|Partija|Stranka|Strana)$/
+const FOREIGN_PARTY_START = /^(?:Parti|Partido|Partito|Partij|Partia|Partija|Stranka|Strana)$/
+
+/** [a, b) is a name of two words or more that a party's word in another language opens or ends. */
+export function foreignPartyName(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  return b - a > 1 && (FOREIGN_PARTY_END.test(t[b - 1].text) || FOREIGN_PARTY_START.test(t[a].text)) && /^\p{Lu}/u.test(t[a].text)
+}
+
+// "The Everly Brothers", "Warner Bros.", "Scissor Sisters": a group of siblings by name is a band
+// or a firm (gold of the training files: 13 such mentions, 10 organizations and 3 of a TV show's
+// name, no person).
+const SIBLINGS_END = /^(?:Brothers|Bros\.?|Sisters)$/
+
+/** [a, b) is a name of two words or more, capitalised, ending in Brothers, Bros or Sisters. */
+export function siblingsName(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  return b - a > 1 && SIBLINGS_END.test(t[b - 1].text) && /^\p{Lu}/u.test(t[a].text)
+}
+
+// The heads of an organization's name that "of", a field and "and" another field complete
+// ("National University of Sciences and Technology", "Institute of Management and Health").
+const OF_AND_HEAD =
+  /^(?:University|Universities|Academy|College|Institute|School|Society|Department|Ministry|Council|Commission|Committee|Board|Bureau|Office|Agency|Faculty|Centre|Center|Laboratory|Foundation|Association|Federation|Union|League)$/
+
+/**
+ * An organization's name [a, b) ending in a head word, "of" and capitalised words, then "and" and
+ * one untagged title-case word of the sentence that no capitalised word follows and that the
+ * gazetteer knows as no place, first name or other name: that word ends the name ("[National
+ * University of Sciences] and Technology ( NUST )"); its end, else -1. Not "the University of
+ * Oxford and Cambridge University", nor "the Bank of England and Barclays" (a name of its own).
+ */
+export function ofAndFieldEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array, ctx: RuleContext): number {
+  const t = doc.tokens
+  const w = b + 1
+  if (w >= t.length || t[b].text !== 'and' || taken[w] || t[w].sent !== t[a].sent || !TITLE_CASE.test(t[w].text)) return -1
+  if (w + 1 < t.length && t[w + 1].sent === t[w].sent && /^\p{Lu}/u.test(t[w + 1].text)) return -1
+  if (wordGaz(ctx, t[w].text) & (GAZ_PLACE | GAZ_REGION | GAZ_FIRST | GAZ_DEMONYM | GAZ_KNOWN_NAME)) return -1
+  let k = b - 1
+  while (k > a && /^\p{Lu}/u.test(t[k].text)) k--
+  if (k === b - 1 || k - 1 < a || t[k].text !== 'of' || !OF_AND_HEAD.test(t[k - 1].text)) return -1
+  return w + 1
+}
+
+// Heads of an organization's name that "for" and a field complete ("Oak Ridge Institute for
+// Science and Education", "American Association for the Advancement of Science").
+const FOR_HEAD =
+  /^(?:Institute|Center|Centre|Association|Society|Council|Committee|Commission|Foundation|Fund|Agency|Office|Bureau|League|Alliance|Coalition|Campaign|Union|Federation|Organi[sz]ation|Laboratory|School|Academy|College|Movement|Party)$/
+
+/**
+ * Names the tagger cut in two at "for": an organization's mention ending in a body's head word,
+ * "for" (and "the"), and an organization's mention right after it in the sentence, all of its
+ * words capitalised or joiners, are one organization ("[Oak Ridge Institute] for [Science and
+ * Education]"). Not a person or a place after "for", nor a body's name ("leave the [Quebec Liberal
+ * Party] for the [Parti Québécois]").
+ */
+export function joinForNames(doc: Tokenized, mentions: Mention[]): Mention[] {
+  const t = doc.tokens
+  const joins = (m: Mention, n: Mention | undefined): boolean => {
+    if (!n || m.type !== 'ORG' || n.type !== 'ORG' || n.sent !== m.sent || t[m.last]?.text !== 'for') return false
+    const gap = t[m.last + 1]?.text === 'the' ? 2 : 1
+    if (n.first !== m.last + gap || !FOR_HEAD.test(t[m.last - 1].text) || !/^\p{Lu}/u.test(t[m.first].text)) return false
+    for (let i = m.first; i < m.last; i++) if (t[i].text === 'and' || t[i].text === ',') return false
+    for (let i = n.first; i < n.last; i++) if (!/^\p{Lu}/u.test(t[i].text) && !/^(?:of|and|the|for|&)$/.test(t[i].text)) return false
+    // "leave the [Quebec Liberal Party] for [the Parti Québécois]": a body's name after "for" is another body.
+    for (let i = n.first; i < n.last; i++) if (BODY_WORD.test(t[i].text)) return false
+    return !foreignPartyName(doc, n.first, n.last)
+  }
+  if (!mentions.some((m, i) => joins(m, mentions[i + 1]))) return mentions
+  const out: Mention[] = []
+  for (let i = 0; i < mentions.length; i++) {
+    const m = mentions[i]
+    if (!joins(m, mentions[i + 1])) {
+      out.push(m)
+      continue
+    }
+    out.push(mentionFromTokens(doc.text, t, m.first, mentions[i + 1].last, 'ORG'))
+    i++
+  }
+  return out
+}
+
+// Verbs and nouns of authorship right before a work's title ("author of Shishupala Vadha", "he
+// wrote Oliver Twist").
+const AUTHORED = /^(?:wrote|authored|composed|penned)$/
+
+/**
+ * A name [a, b) right after "author of", "wrote", "authored", "composed" or "penned" (and "the")
+ * in its sentence, not followed by a possessive ("co-wrote Martina McBride 's single"), is a work.
+ */
+export function authoredWork(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  let k = a - 1
+  if (k >= 0 && t[k].text === 'the') k--
+  if (k < 0 || t[k].sent !== t[a].sent) return false
+  if (b < t.length && /^['’]s?$/.test(t[b].text)) return false
+  if (AUTHORED.test(t[k].text)) return true
+  return k > 0 && t[k].text === 'of' && /^(?:author|authors)$/i.test(t[k - 1].text) && t[k - 1].sent === t[a].sent
+}
+
 const PLURAL_NAME = /^\p{Lu}[\p{L}'’-]*[^\Wsu]s$/u
 const BAND_WORD = /^(?:Band|Orchestra|Gang|Crew|Company|Experience|Family)$/
 // Parties' and sides' members, which a leader stands with ("Obama and the Democrats").
@@ -846,6 +966,31 @@ export function splitJoined(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
     }
   }
   return out
+}
+
+/**
+ * "[University of Groningen and University] of Twente": an organization's span of a body's name,
+ * "and" and a body's word that opens the next name, which "of" continues right after the span, is
+ * cut before "and" (the body's word then joins its "of" name: joinOfNames). Not "Department of
+ * Health and Human Services" (no body's word after "and").
+ */
+export function splitBeforeBody(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
+  const t = doc.tokens
+  const at = (s: TaggedSpan): number => {
+    if (s.type !== 'ORG' || s.last >= t.length || t[s.last].text !== 'of' || t[s.last].sent !== t[s.first].sent) return -1
+    const i = s.last - 2
+    return i > s.first + 1 && t[i].text === 'and' && OF_JOIN_ORG.test(t[i + 1].text) && holdsBody(t, s.first, i) ? i : -1
+  }
+  if (!spans.some((s) => at(s) > 0)) return spans
+  return spans.flatMap((s) => {
+    const i = at(s)
+    return i > 0
+      ? [
+          { ...s, last: i },
+          { ...s, first: i + 1 },
+        ]
+      : [s]
+  })
 }
 
 // Words of a body that make a name of it on either side of "and".

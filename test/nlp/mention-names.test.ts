@@ -1,0 +1,124 @@
+// Mention rules on the shape of bodies' and works' names (CrossNER out of fold, fourth pass):
+// each fires on the case it was written for and not on a near miss.
+import t from 'tap'
+import { mentionFromTokens, type EntityType } from '../../src/nlp/entities.ts'
+import { tokenize } from '../../src/nlp/tokens.ts'
+import { GAZ_CLASSES } from '../../src/nlp/features/lexicon.ts'
+import { authoredWork, foreignPartyName, joinForNames, ofAndFieldEnd, siblingsName, splitBeforeBody } from '../../src/nlp/mentions.ts'
+
+/** Token range [a, b) of `name` in the tokens of `text`. */
+const rangeOf = (text: string, name: string): [ReturnType<typeof tokenize>, number, number] => {
+  const doc = tokenize(text)
+  const at = text.indexOf(name)
+  const a = doc.tokens.findIndex((x) => x.start === at)
+  const b = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
+  return [doc, a, b]
+}
+
+t.test('a party word of another language, first or last, makes a party; one word alone does not', async (t) => {
+  t.ok(foreignPartyName(...rangeOf('Erbakan founded the Refah Partisi in 1983 .', 'Refah Partisi')))
+  t.ok(foreignPartyName(...rangeOf('Lévesque led the Parti Québécois to power .', 'Parti Québécois')))
+  t.notOk(foreignPartyName(...rangeOf('The Parti won nothing .', 'Parti')))
+  t.notOk(foreignPartyName(...rangeOf('The Labour Party won .', 'Labour Party')), "an English party is the tagger's")
+})
+
+t.test('siblings by name are a band or a firm; a brother named alone is not', async (t) => {
+  t.ok(siblingsName(...rangeOf('They toured with The Everly Brothers in 1960 .', 'The Everly Brothers')))
+  t.ok(siblingsName(...rangeOf('The film was released by Warner Bros in May .', 'Warner Bros')))
+  t.notOk(siblingsName(...rangeOf('He thanked his brothers and Sisters .', 'Sisters')))
+  t.notOk(siblingsName(...rangeOf('They met John Brothers Smith .', 'John Brothers Smith')))
+})
+
+t.test('"and" and one field end a body\'s "of" name; not a name of its own, nor two names', async (t) => {
+  const ctx = { gaz: (words: string[]) => (words.join(' ') === 'cambridge' ? 1 << GAZ_CLASSES.indexOf('city') : 0) }
+  const end = (text: string, name: string) => {
+    const [doc, a, b] = rangeOf(text, name)
+    const taken = new Uint8Array(doc.tokens.length)
+    for (let i = a; i < b; i++) taken[i] = 1
+    return ofAndFieldEnd(doc, a, b, taken, ctx)
+  }
+  t.equal(end('It was founded at the National University of Sciences and Technology ( NUST ) .', 'National University of Sciences'), 11)
+  t.equal(end('Colleges such as the Institute of Management and Health and others .', 'Institute of Management'), 9)
+  t.equal(end('He studied at the University of Oxford and Cambridge University .', 'University of Oxford'), -1, 'a capital after it')
+  t.equal(end('He studied at the University of Oxford and Cambridge .', 'University of Oxford'), -1, 'a place')
+  t.equal(end('He taught at Harvard University and Yale .', 'Harvard University'), -1, 'no "of" name')
+})
+
+t.test('a body\'s name, "for" and an organization after it are one organization; a person after "for" is not', async (t) => {
+  const joined = (text: string, spans: [number, number, EntityType][]) => {
+    const doc = tokenize(text)
+    return joinForNames(
+      doc,
+      spans.map(([a, b, type]) => mentionFromTokens(text, doc.tokens, a, b, type)),
+    ).map((m) => `${m.type}:${m.text}`)
+  }
+  t.same(
+    joined('The Oak Ridge Institute for Science and Education is near Knoxville .', [
+      [1, 4, 'ORG'],
+      [5, 8, 'ORG'],
+      [10, 11, 'LOC'],
+    ]),
+    ['ORG:Oak Ridge Institute for Science and Education', 'LOC:Knoxville'],
+  )
+  t.same(
+    joined('The American Association for the Advancement of Science met .', [
+      [1, 3, 'ORG'],
+      [5, 8, 'ORG'],
+    ]),
+    ['ORG:American Association for the Advancement of Science'],
+  )
+  t.same(
+    joined('The Carter Center for Jimmy Carter opened .', [
+      [1, 3, 'ORG'],
+      [4, 6, 'PER'],
+    ]),
+    ['ORG:Carter Center', 'PER:Jimmy Carter'],
+  )
+  t.same(
+    joined('Campaigners for Labour for Ireland spoke .', [
+      [2, 3, 'ORG'],
+      [4, 5, 'ORG'],
+    ]),
+    ['ORG:Labour', 'ORG:Ireland'],
+    'no body\'s head word before "for"',
+  )
+  t.same(
+    joined('He left the Quebec Liberal Party for the Parti Québécois .', [
+      [3, 6, 'ORG'],
+      [8, 10, 'ORG'],
+    ]),
+    ['ORG:Quebec Liberal Party', 'ORG:Parti Québécois'],
+    'a body\'s name after "for" is another body',
+  )
+})
+
+t.test('a body\'s name run into the next body\'s head word before "of" is cut before "and"', async (t) => {
+  const cut = (text: string, spans: [number, number][]) => {
+    const doc = tokenize(text)
+    return splitBeforeBody(
+      doc,
+      spans.map(([first, last]) => ({ first, last, type: 'ORG' as const })),
+    ).map((s) =>
+      doc.tokens
+        .slice(s.first, s.last)
+        .map((x) => x.text)
+        .join(' '),
+    )
+  }
+  t.same(cut('He worked at the University of Groningen and University of Twente .', [[4, 9]]), ['University of Groningen', 'University'])
+  t.same(cut('She led the Department of Health and Human Services of Ohio .', [[3, 9]]), ['Department of Health and Human Services'])
+  t.same(
+    cut('He joined the College of Arts and University Press .', [[3, 9]]),
+    ['College of Arts and University Press'],
+    'no "of" after the span',
+  )
+})
+
+t.test('what is written is a work; a person whose work is named after them is not', async (t) => {
+  t.ok(authoredWork(...rangeOf('Magha , author of Shishupala Vadha , was a poet .', 'Shishupala Vadha')))
+  t.ok(authoredWork(...rangeOf('It is the house where he wrote Oliver Twist .', 'Oliver Twist')))
+  t.ok(authoredWork(...rangeOf('He possibly wrote the Chanson des Chétifs himself .', 'Chanson des Chétifs')))
+  t.notOk(authoredWork(...rangeOf("She co-wrote Martina McBride 's 2002 single .", 'Martina McBride')))
+  t.notOk(authoredWork(...rangeOf('He wrote to Oliver Twist in May .', 'Oliver Twist')))
+  t.notOk(authoredWork(...rangeOf('The author of the report , John Smith , resigned .', 'John Smith')))
+})
