@@ -219,6 +219,8 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   tagged = splitJoined(doc, tagged)
   // "Emerson , [Lake & Palmer]": a name, a comma and two names joined by "&" are one name.
   if (!noisy) tagged = joinAmpersandNames(doc, tagged)
+  // "James Llewellyn " Jimmy " Frise": a nickname in quotes inside a person's name.
+  if (!noisy) tagged = joinNicknames(doc, tagged)
   // "Tom Petty and the Heartbreakers", "KC and the Sunshine Band": a person and a group, one band.
   if (!noisy) tagged = joinBackingBands(doc, tagged, ctx)
   // A title after a kind of work ("the album Demon Days") is an object, whatever spans the tagger
@@ -772,6 +774,52 @@ export function joinAmpersandNames(doc: Tokenized, spans: TaggedSpan[]): TaggedS
     } else out.push(spans[i])
   }
   return out
+}
+
+const QUOTE = /^["“”]$/
+const NAME_WORD = /^(?:\p{Lu}\p{Ll}+|\p{Lu}\.)$/u
+
+/**
+ * A person's span of one to three words, a nickname of one or two capitalised words in double
+ * quotes and a surname ("James Llewellyn " Jimmy " Frise", "Rubin " Hurricane " Carter"): one
+ * person's name, which the tagger cut at the quote (or read the nickname and surname as another
+ * person). The surname is one title-case word ending the run of capitals, untagged or a person's
+ * span that ends there.
+ */
+export function joinNicknames(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
+  const t = doc.tokens
+  const at = new Map<number, number>()
+  spans.forEach((s, i) => {
+    for (let k = s.first; k < s.last; k++) at.set(k, i)
+  })
+  let out: TaggedSpan[] | undefined
+  const drop = new Set<number>()
+  for (let i = 0; i < spans.length; i++) {
+    const s = spans[i]
+    if (s.type !== 'PER' || s.last - s.first > 3 || drop.has(i)) continue
+    const k = s.last
+    if (k >= t.length || !QUOTE.test(t[k].text) || t[k].sent !== t[s.first].sent) continue
+    let n = k + 1
+    while (n < t.length && n - k - 1 < 2 && NAME_WORD.test(t[n].text)) n++
+    const surname = n + 1
+    if (n === k + 1 || surname >= t.length || !QUOTE.test(t[n].text)) continue
+    if (t[surname].sent !== t[s.first].sent || !TITLE_CASE.test(t[surname].text)) continue
+    if (surname + 1 < t.length && t[surname + 1].sent === t[s.first].sent && /^\p{Lu}/u.test(t[surname + 1].text)) continue
+    // Every token from the quote to the surname untagged or a person's span ending by the surname.
+    let ok = true
+    const joined = new Set<number>()
+    for (let j = k; j <= surname && ok; j++) {
+      const x = at.get(j)
+      if (x === undefined) continue
+      if (spans[x].type !== 'PER' || spans[x].last > surname + 1) ok = false
+      else joined.add(x)
+    }
+    if (!ok) continue
+    out ??= spans.slice()
+    out[i] = { ...s, last: surname + 1 }
+    for (const x of joined) drop.add(x)
+  }
+  return out ? out.filter((_, i) => !drop.has(i)) : spans
 }
 
 // What may follow a comma inside a firm's or a person's name ("Atari , Inc.", "William F. Buckley , Jr").

@@ -9,6 +9,7 @@ import {
   electionPlace,
   initialsStart,
   joinAmpersandNames,
+  joinNicknames,
   joinOfNames,
   particleSurnameEnd,
   personBodyEnd,
@@ -1025,4 +1026,33 @@ t.test('in a list of bands, a name, a comma and two names joined by "&" are one 
   t.ok(elp.includes('ORG:Emerson, Lake & Palmer'), `one band (got ${JSON.stringify(elp)})`)
   const list = typed('In 1974 the festival drew bands such as Deep Purple, Eagles, Black Oak Arkansas and Rare Earth.')
   t.ok(list.includes('ORG:Eagles') && list.includes('ORG:Black Oak Arkansas'), `two bands (got ${JSON.stringify(list)})`)
+})
+
+t.test("a nickname in quotes between a first name and a surname is part of the person's name; a quoted title is not", async (t) => {
+  const joined = (text: string, spans: [number, number, 'PER' | 'ORG'][]) => {
+    const doc = tokenize(text)
+    return joinNicknames(
+      doc,
+      spans.map(([first, last, type]) => ({ type, first, last })),
+    ).map((s) => `${s.type}:${text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end)}`)
+  }
+  t.same(joined('The cartoonist James Llewellyn "Jimmy" Frise was born in Ontario.', [[2, 4, 'PER']]), [
+    'PER:James Llewellyn "Jimmy" Frise',
+  ])
+  t.same(
+    joined('The cartoonist James Llewellyn "Jimmy" Frise was born in Ontario.', [
+      [2, 4, 'PER'],
+      [5, 8, 'PER'],
+    ]),
+    ['PER:James Llewellyn "Jimmy" Frise'],
+  )
+  // A quoted work after an author, and a quoted word before a longer capitalised run, stay apart.
+  t.same(joined('In 1818 Mary Shelley "Frankenstein" appeared in London.', [[2, 4, 'PER']]), ['PER:Mary Shelley'])
+  t.same(
+    joined('Members of the Percy "Bysshe" Shelley Society met.', [
+      [3, 4, 'PER'],
+      [7, 9, 'ORG'],
+    ]),
+    ['PER:Percy', 'ORG:Shelley Society'],
+  )
 })
