@@ -130,6 +130,33 @@ export function particleSurnameEnd(doc: Tokenized, a: number, b: number, taken: 
   return e + 1
 }
 
+/**
+ * A person's span, one or two particles and a one- or two-word span of another kind that the
+ * tagger read as a place, a person or a miscellaneous name ("Leonardo da [Vinci]", "Guido Novello da
+ * [Polenta]", "Manfred Freiherr von [Killinger]"): one person's name. A surname taken from a place
+ * is still a surname after a particle.
+ */
+export function joinParticleNames(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
+  const t = doc.tokens
+  let out: TaggedSpan[] | undefined
+  for (let i = 0; i + 1 < spans.length; i++) {
+    const s = (out ?? spans)[i]
+    const y = spans[i + 1]
+    if (s.type !== 'PER' || y.type === 'ORG' || y.type === 'OBJ' || y.last - y.first > 2) continue
+    let k = s.last
+    while (k < y.first && k - s.last < 2 && NAME_PARTICLE.test(t[k].text)) k++
+    if (k === s.last || k !== y.first || t[y.first].sent !== t[s.first].sent) continue
+    let names = true
+    for (let j = y.first; j < y.last; j++)
+      if ((j === y.first || /\p{L}/u.test(t[j].text)) && !/^\p{Lu}\p{Ll}/u.test(t[j].text)) names = false
+    if (!names) continue
+    out ??= spans.slice()
+    out[i] = { ...s, last: y.last }
+    out[i + 1] = { ...y, first: y.last }
+  }
+  return out ? out.filter((s) => s.last > s.first) : spans
+}
+
 /** Brackets opened and not closed in tokens [from, to). */
 function opens(toks: Token[], from: number, to: number): number {
   let n = 0
@@ -221,6 +248,8 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   if (!noisy) tagged = joinAmpersandNames(doc, tagged)
   // "James Llewellyn " Jimmy " Frise": a nickname in quotes inside a person's name.
   if (!noisy) tagged = joinNicknames(doc, tagged)
+  // "Leonardo da [Vinci]": a particle and a surname the tagger read as a place are the person's.
+  if (!noisy) tagged = joinParticleNames(doc, tagged)
   // "Tom Petty and the Heartbreakers", "KC and the Sunshine Band": a person and a group, one band.
   if (!noisy) tagged = joinBackingBands(doc, tagged, ctx)
   // A title after a kind of work ("the album Demon Days") is an object, whatever spans the tagger

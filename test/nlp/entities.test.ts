@@ -10,6 +10,7 @@ import {
   initialsStart,
   joinAmpersandNames,
   joinNicknames,
+  joinParticleNames,
   joinOfNames,
   particleSurnameEnd,
   personBodyEnd,
@@ -1056,3 +1057,33 @@ t.test("a nickname in quotes between a first name and a surname is part of the p
     ['PER:Percy', 'ORG:Shelley Society'],
   )
 })
+
+t.test(
+  'a particle and a surname the tagger read as a place join a person; an organization or a word that is no particle does not',
+  async (t) => {
+    const joined = (text: string, spans: [number, number, 'PER' | 'ORG' | 'LOC'][]) => {
+      const doc = tokenize(text)
+      return joinParticleNames(
+        doc,
+        spans.map(([first, last, type]) => ({ type, first, last })),
+      ).map((s) => `${s.type}:${text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end)}`)
+    }
+    t.same(
+      joined('The Mona Lisa was painted by Leonardo da Vinci in Florence.', [
+        [6, 7, 'PER'],
+        [8, 9, 'LOC'],
+        [10, 11, 'LOC'],
+      ]),
+      ['PER:Leonardo da Vinci', 'LOC:Florence'],
+    )
+    t.same(
+      joined('A letter from Leonardo to Florence arrived, and Carlos de Banco Popular replied.', [
+        [3, 4, 'PER'],
+        [5, 6, 'LOC'],
+        [9, 10, 'PER'],
+        [11, 13, 'ORG'],
+      ]),
+      ['PER:Leonardo', 'LOC:Florence', 'PER:Carlos', 'ORG:Banco Popular'],
+    )
+  },
+)
