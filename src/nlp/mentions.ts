@@ -157,6 +157,32 @@ export function joinParticleNames(doc: Tokenized, spans: TaggedSpan[]): TaggedSp
   return out ? out.filter((s) => s.last > s.first) : spans
 }
 
+const EPITHET =
+  /^(?:Great|Elder|Younger|Baptist|Terrible|Conqueror|Bold|Pious|Confessor|Apostle|Evangelist|Magnificent|Wise|Lionheart|Unready|Venerable|Martyr|Navigator|Lawgiver|Liberator|Fearless)$/
+
+/**
+ * A person's span of one or two words, "the" and an epithet ("Ivan the Terrible", "John the
+ * Baptist", "Pliny the Elder", "Alfred the Great"): one person's name, which the tagger ends before
+ * "the". The epithet is untagged or a one-word span of its own.
+ */
+export function joinEpithets(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
+  const t = doc.tokens
+  let out: TaggedSpan[] | undefined
+  for (let i = 0; i < spans.length; i++) {
+    const s = spans[i]
+    const k = s.last
+    if (s.type !== 'PER' || s.last - s.first > 2 || k + 1 >= t.length || t[k].text !== 'the' || !EPITHET.test(t[k + 1].text)) continue
+    if (t[k + 1].sent !== t[s.first].sent) continue
+    const y = spans[i + 1]
+    const next = y && y.first <= k + 1 ? y : undefined
+    if (next && (next.first !== k + 1 || next.last !== k + 2)) continue
+    out ??= spans.slice()
+    out[i] = { ...s, last: k + 2 }
+    if (next) out[i + 1] = { ...next, first: next.last }
+  }
+  return out ? out.filter((s) => s.last > s.first) : spans
+}
+
 /** Brackets opened and not closed in tokens [from, to). */
 function opens(toks: Token[], from: number, to: number): number {
   let n = 0
@@ -250,6 +276,8 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   if (!noisy) tagged = joinNicknames(doc, tagged)
   // "Leonardo da [Vinci]": a particle and a surname the tagger read as a place are the person's.
   if (!noisy) tagged = joinParticleNames(doc, tagged)
+  // "Ivan the Terrible", "John the Baptist": an epithet after "the" is part of the person's name.
+  if (!noisy) tagged = joinEpithets(doc, tagged)
   // "Tom Petty and the Heartbreakers", "KC and the Sunshine Band": a person and a group, one band.
   if (!noisy) tagged = joinBackingBands(doc, tagged, ctx)
   // A title after a kind of work ("the album Demon Days") is an object, whatever spans the tagger

@@ -9,6 +9,7 @@ import {
   electionPlace,
   initialsStart,
   joinAmpersandNames,
+  joinEpithets,
   joinNicknames,
   joinParticleNames,
   joinOfNames,
@@ -1087,3 +1088,23 @@ t.test(
     )
   },
 )
+
+t.test('an epithet after "the" joins a person\'s name; another capitalised word after "the" does not', async (t) => {
+  const joined = (text: string, spans: [number, number, 'PER' | 'ORG' | 'LOC' | 'MISC'][]) => {
+    const doc = tokenize(text)
+    return joinEpithets(
+      doc,
+      spans.map(([first, last, type]) => ({ type, first, last })),
+    ).map((s) => `${s.type}:${text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end)}`)
+  }
+  t.same(
+    joined('Pliny the Elder wrote about Ivan the Terrible and Smith the Great Western Railway chairman.', [
+      [0, 1, 'PER'],
+      [5, 6, 'PER'],
+      [7, 8, 'MISC'],
+      [9, 10, 'PER'],
+      [11, 14, 'ORG'],
+    ]),
+    ['PER:Pliny the Elder', 'PER:Ivan the Terrible', 'PER:Smith', 'ORG:Great Western Railway'],
+  )
+})
