@@ -183,6 +183,54 @@ export function joinEpithets(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] 
   return out ? out.filter((s) => s.last > s.first) : spans
 }
 
+const BODY_ON =
+  /^(?:Committee|Subcommittee|Commission|Authority|Council|Board|Panel|Institute|Center|Centre|Agency|Office|Bureau|Foundation|Fund|Coalition|Alliance|Association|Society)$/
+const BODY_ON_LINK = /^(?:on|for|against)$/
+
+/**
+ * An organization's span ending in a body's word, then "on", "for" or "against" and the title-case
+ * words of what it is about, untagged or an organization's or a miscellaneous span ("[Advisory
+ * Committee] on [Antarctic Names]", "[Intergovernmental Authority] on Development", "[Commission]
+ * on [Judicial Conduct]"): one organization's name, which the tagger cut at the preposition. Not a
+ * date ("the Security Council on Friday"), a place or a person ("Special Commission on
+ * [Afghanistan]").
+ */
+export function joinBodyTopics(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
+  const t = doc.tokens
+  let out: TaggedSpan[] | undefined
+  for (let i = 0; i < spans.length; i++) {
+    const s = (out ?? spans)[i]
+    const p = s.last
+    if (s.type !== 'ORG' || !BODY_ON.test(t[s.last - 1].text) || p + 1 >= t.length || !BODY_ON_LINK.test(t[p].text)) continue
+    if (t[p + 1].sent !== t[s.first].sent) continue
+    let k = p + 1
+    if (t[k].text === 'the' && k + 1 < t.length && t[k + 1].sent === t[k].sent) k++
+    if (!TITLE_CASE.test(t[k].text) || MONTH_OR_DAY.test(t[k].text)) continue
+    const y = spans[i + 1]
+    let e: number
+    if (y && y.first === k) {
+      if (y.type !== 'ORG' && y.type !== 'MISC') continue
+      e = y.last
+    } else {
+      if (y && y.first < k) continue
+      e = k
+      const stop = y ? y.first : t.length
+      while (
+        e < stop &&
+        t[e].sent === t[k].sent &&
+        (TITLE_CASE.test(t[e].text) || (/^(?:and|of|&)$/.test(t[e].text) && e + 1 < stop && TITLE_CASE.test(t[e + 1].text)))
+      )
+        e++
+      if (e < t.length && t[e].sent === t[k].sent && /^\p{Lu}/u.test(t[e].text)) continue
+    }
+    if (e - p > 7) continue
+    out ??= spans.slice()
+    out[i] = { ...s, last: e }
+    if (y && y.first === k) out[i + 1] = { ...y, first: y.last }
+  }
+  return out ? out.filter((s) => s.last > s.first) : spans
+}
+
 /** Brackets opened and not closed in tokens [from, to). */
 function opens(toks: Token[], from: number, to: number): number {
   let n = 0
@@ -278,6 +326,8 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   if (!noisy) tagged = joinParticleNames(doc, tagged)
   // "Ivan the Terrible", "John the Baptist": an epithet after "the" is part of the person's name.
   if (!noisy) tagged = joinEpithets(doc, tagged)
+  // "[Advisory Committee] on [Antarctic Names]": what a body is on or for is part of its name.
+  if (!noisy) tagged = joinBodyTopics(doc, tagged)
   // "Tom Petty and the Heartbreakers", "KC and the Sunshine Band": a person and a group, one band.
   if (!noisy) tagged = joinBackingBands(doc, tagged, ctx)
   // A title after a kind of work ("the album Demon Days") is an object, whatever spans the tagger

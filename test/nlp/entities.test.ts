@@ -9,6 +9,7 @@ import {
   electionPlace,
   initialsStart,
   joinAmpersandNames,
+  joinBodyTopics,
   joinEpithets,
   joinNicknames,
   joinParticleNames,
@@ -1106,5 +1107,31 @@ t.test('an epithet after "the" joins a person\'s name; another capitalised word 
       [11, 14, 'ORG'],
     ]),
     ['PER:Pliny the Elder', 'PER:Ivan the Terrible', 'PER:Smith', 'ORG:Great Western Railway'],
+  )
+})
+
+t.test('what a body is on or for joins its name; a date or a place after "on" does not', async (t) => {
+  const joined = (text: string, spans: [number, number, 'PER' | 'ORG' | 'LOC' | 'MISC'][]) => {
+    const doc = tokenize(text)
+    return joinBodyTopics(
+      doc,
+      spans.map(([first, last, type]) => ({ type, first, last })),
+    ).map((s) => `${s.type}:${text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end)}`)
+  }
+  t.same(
+    joined('It was named by the Advisory Committee on Antarctic Names and the Intergovernmental Authority on Development.', [
+      [5, 7, 'ORG'],
+      [8, 10, 'ORG'],
+      [12, 14, 'ORG'],
+    ]),
+    ['ORG:Advisory Committee on Antarctic Names', 'ORG:Intergovernmental Authority on Development'],
+  )
+  t.same(
+    joined('The Security Council on Friday asked the Special Commission on Afghanistan to report.', [
+      [1, 3, 'ORG'],
+      [7, 9, 'ORG'],
+      [10, 11, 'LOC'],
+    ]),
+    ['ORG:Security Council', 'ORG:Special Commission', 'LOC:Afghanistan'],
   )
 })
