@@ -528,6 +528,11 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       type = 'ORG'
       stated = true
     }
+    // "Walt Disney Pictures", "Warner Bros.", "Pluribus Ventures": a name ending in a firm's word is the firm's.
+    if (type === 'PER' && !noisy && firmName(doc, a, b)) {
+      type = 'ORG'
+      stated = true
+    }
     // "10,000 Enterprise Cloud customers": capitalised words between a number and a plural of
     // who buys or uses something describe the customers; they name no one.
     if (!noisy && customerDescriptor(doc, a, b, ctx)) continue
@@ -777,6 +782,14 @@ export function spreadStated(mentions: Mention[]): void {
 
 // Last words of a band's or an orchestra's name: in the gold of the train splits, mentions of two
 // words or more ending so are organizations (30; WNUT-17 has 2 groups and a product), never persons.
+const FIRM_END =
+  /^(?:Pictures|Ventures|Films|Productions|Entertainment|Holdings|Partners|Motors|Airlines|Airways|Bros\.?|Communications|Technologies|Industries|Enterprises|Publishing|Publishers|Pharmaceuticals|Investments|Associates)$/
+
+/** A person's span [a, b) of two words or more ending in a firm's word ("Walt Disney Pictures", "Warner Bros."). */
+export function firmName(doc: Tokenized, a: number, b: number): boolean {
+  return b - a >= 2 && FIRM_END.test(doc.tokens[b - 1].text)
+}
+
 const BAND_END = /^(?:Band|Orchestra|Ensemble|Quartet|Quintet|Philharmonic|Explosion)$/
 
 /** [a, b) is a name of two words or more ending in a band's word ("Eli Young Band"). */

@@ -7,6 +7,7 @@ import { tokenize } from '../../src/nlp/tokens.ts'
 import {
   bandName,
   electionPlace,
+  firmName,
   initialsStart,
   joinAmpersandNames,
   joinBodyTopics,
@@ -1134,4 +1135,18 @@ t.test('what a body is on or for joins its name; a date or a place after "on" do
     ]),
     ['ORG:Security Council', 'ORG:Special Commission', 'LOC:Afghanistan'],
   )
+})
+
+t.test("a person's span ending in a firm's word is the firm's name; a person's name or the word alone is not", async (t) => {
+  const firm = (text: string, name: string) => {
+    const doc = tokenize(text)
+    const start = text.indexOf(name)
+    const a = doc.tokens.findIndex((x) => x.start === start)
+    const b = doc.tokens.findIndex((x) => x.end === start + name.length) + 1
+    return firmName(doc, a, b)
+  }
+  t.ok(firm('The film was released by Walt Disney Pictures in 1995.', 'Walt Disney Pictures'))
+  t.ok(firm('It was funded by Pluribus Ventures last year.', 'Pluribus Ventures'))
+  t.notOk(firm('The film starred Bruce Willis in 1995.', 'Bruce Willis'))
+  t.notOk(firm('Three Partners signed the deal.', 'Partners'))
 })
