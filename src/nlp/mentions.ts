@@ -564,6 +564,12 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       type = 'LOC'
       stated = true
     }
+    // "the town of McCarthy", "the duchy of Lorraine", "north of Romney": what stands after a
+    // place's noun and "of" is a place, whatever the tagger's person or organization says.
+    if ((type === 'PER' || type === 'ORG') && !stated && !noisy && placeNounOf(doc, a, b)) {
+      type = 'LOC'
+      stated = true
+    }
     // "the Manchester Arena", "Royal Lyceum Theatre", "Carnegie Hall": a venue is a place.
     if (type !== 'LOC' && !stated && !noisy && venueName(doc, a, b, type)) {
       type = 'LOC'
@@ -1070,6 +1076,15 @@ function placeApposition(doc: Tokenized, a: number, b: number, ctx: RuleContext)
 // spelling (the train splits' gold: 6 of 7 places) and "Opera House", not Theater (a company or a
 // band as often: "Texas Theater", "Dream Theater"), Center or Club (as often organizations), nor
 // Park (a surname too).
+const PLACE_OF_NOUN =
+  /^(?:town|city|village|hamlet|duchy|county|island|islands|coast|province|region|kingdom|municipality|neighborhood|neighbourhood|suburb|district|commune|parish|borough|principality|outskirts|shores|north|south|east|west|northeast|northwest|southeast|southwest|territory|canton|prefecture|governorate)$/
+
+/** A name of one to three words [a, b) right after a place's noun and "of" ("the town of McCarthy", "north of Romney"). */
+export function placeNounOf(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  return b - a <= 3 && a >= 2 && t[a - 1].text === 'of' && PLACE_OF_NOUN.test(t[a - 2].text) && t[a - 2].sent === t[a].sent
+}
+
 const VENUE = /^(?:Arena|Stadium|Amphitheatre|Amphitheater|Ballroom|Coliseum|Colosseum|Hall|Theatre|Garden|Gardens)$/
 
 /**

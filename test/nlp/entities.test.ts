@@ -19,6 +19,7 @@ import {
   personBodyEnd,
   placeBodyEnd,
   placeLists,
+  placeNounOf,
   routeNumbered,
   splitJoined,
   spreadStated,
@@ -1149,4 +1150,18 @@ t.test("a person's span ending in a firm's word is the firm's name; a person's n
   t.ok(firm('It was funded by Pluribus Ventures last year.', 'Pluribus Ventures'))
   t.notOk(firm('The film starred Bruce Willis in 1995.', 'Bruce Willis'))
   t.notOk(firm('Three Partners signed the deal.', 'Partners'))
+})
+
+t.test('a name after a place\'s noun and "of" is a place; after "son of" or "capital of" it is not', async (t) => {
+  const after = (text: string, name: string) => {
+    const doc = tokenize(text)
+    const start = text.indexOf(name)
+    const a = doc.tokens.findIndex((x) => x.start === start)
+    const b = doc.tokens.findIndex((x) => x.end === start + name.length) + 1
+    return placeNounOf(doc, a, b)
+  }
+  t.ok(after('He settled in the town of McCarthy in 1910.', 'McCarthy'))
+  t.ok(after('The farm lies north of Romney along the river.', 'Romney'))
+  t.notOk(after('He was the son of Williams and his wife.', 'Williams'))
+  t.notOk(after('The capital of Borrower shall not be reduced.', 'Borrower'))
 })
