@@ -141,6 +141,8 @@ export function joinParticleNames(doc: Tokenized, spans: TaggedSpan[]): TaggedSp
   let out: TaggedSpan[] | undefined
   for (let i = 0; i + 1 < spans.length; i++) {
     const s = (out ?? spans)[i]
+    // A span an earlier join took in is empty: nothing to join to it.
+    if (s.last <= s.first) continue
     const y = spans[i + 1]
     if (s.type !== 'PER' || y.type === 'ORG' || y.type === 'OBJ' || y.last - y.first > 2) continue
     let k = s.last
@@ -169,7 +171,9 @@ export function joinEpithets(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] 
   const t = doc.tokens
   let out: TaggedSpan[] | undefined
   for (let i = 0; i < spans.length; i++) {
-    const s = spans[i]
+    const s = (out ?? spans)[i]
+    // A span an earlier join took in is empty: nothing to join to it.
+    if (s.last <= s.first) continue
     const k = s.last
     if (s.type !== 'PER' || s.last - s.first > 2 || k + 1 >= t.length || t[k].text !== 'the' || !EPITHET.test(t[k + 1].text)) continue
     if (t[k + 1].sent !== t[s.first].sent) continue
@@ -200,6 +204,8 @@ export function joinBodyTopics(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[
   let out: TaggedSpan[] | undefined
   for (let i = 0; i < spans.length; i++) {
     const s = (out ?? spans)[i]
+    // A span an earlier join took in is empty: nothing to join to it.
+    if (s.last <= s.first) continue
     const p = s.last
     if (s.type !== 'ORG' || !BODY_ON.test(t[s.last - 1].text) || p + 1 >= t.length || !BODY_ON_LINK.test(t[p].text)) continue
     if (t[p + 1].sent !== t[s.first].sent) continue
