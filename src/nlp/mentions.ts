@@ -130,6 +130,113 @@ export function particleSurnameEnd(doc: Tokenized, a: number, b: number, taken: 
   return e + 1
 }
 
+/**
+ * A person's span, one or two particles and a one- or two-word span of another kind that the
+ * tagger read as a place, a person or a miscellaneous name ("Leonardo da [Vinci]", "Guido Novello da
+ * [Polenta]", "Manfred Freiherr von [Killinger]"): one person's name. A surname taken from a place
+ * is still a surname after a particle.
+ */
+export function joinParticleNames(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
+  const t = doc.tokens
+  let out: TaggedSpan[] | undefined
+  for (let i = 0; i + 1 < spans.length; i++) {
+    const s = (out ?? spans)[i]
+    // A span an earlier join took in is empty: nothing to join to it.
+    if (s.last <= s.first) continue
+    const y = spans[i + 1]
+    if (s.type !== 'PER' || y.type === 'ORG' || y.type === 'OBJ' || y.last - y.first > 2) continue
+    let k = s.last
+    while (k < y.first && k - s.last < 2 && NAME_PARTICLE.test(t[k].text)) k++
+    if (k === s.last || k !== y.first || t[y.first].sent !== t[s.first].sent) continue
+    let names = true
+    for (let j = y.first; j < y.last; j++)
+      if ((j === y.first || /\p{L}/u.test(t[j].text)) && !/^\p{Lu}\p{Ll}/u.test(t[j].text)) names = false
+    if (!names) continue
+    out ??= spans.slice()
+    out[i] = { ...s, last: y.last }
+    out[i + 1] = { ...y, first: y.last }
+  }
+  return out ? out.filter((s) => s.last > s.first) : spans
+}
+
+const EPITHET =
+  /^(?:Great|Elder|Younger|Baptist|Terrible|Conqueror|Bold|Pious|Confessor|Apostle|Evangelist|Magnificent|Wise|Lionheart|Unready|Venerable|Martyr|Navigator|Lawgiver|Liberator|Fearless)$/
+
+/**
+ * A person's span of one or two words, "the" and an epithet ("Ivan the Terrible", "John the
+ * Baptist", "Pliny the Elder", "Alfred the Great"): one person's name, which the tagger ends before
+ * "the". The epithet is untagged or a one-word span of its own.
+ */
+export function joinEpithets(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
+  const t = doc.tokens
+  let out: TaggedSpan[] | undefined
+  for (let i = 0; i < spans.length; i++) {
+    const s = (out ?? spans)[i]
+    // A span an earlier join took in is empty: nothing to join to it.
+    if (s.last <= s.first) continue
+    const k = s.last
+    if (s.type !== 'PER' || s.last - s.first > 2 || k + 1 >= t.length || t[k].text !== 'the' || !EPITHET.test(t[k + 1].text)) continue
+    if (t[k + 1].sent !== t[s.first].sent) continue
+    const y = spans[i + 1]
+    const next = y && y.first <= k + 1 ? y : undefined
+    if (next && (next.first !== k + 1 || next.last !== k + 2)) continue
+    out ??= spans.slice()
+    out[i] = { ...s, last: k + 2 }
+    if (next) out[i + 1] = { ...next, first: next.last }
+  }
+  return out ? out.filter((s) => s.last > s.first) : spans
+}
+
+const BODY_ON =
+  /^(?:Committee|Subcommittee|Commission|Authority|Council|Board|Panel|Institute|Center|Centre|Agency|Office|Bureau|Foundation|Fund|Coalition|Alliance|Association|Society)$/
+const BODY_ON_LINK = /^(?:on|for|against)$/
+
+/**
+ * An organization's span ending in a body's word, then "on", "for" or "against" and the title-case
+ * words of what it is about, untagged or an organization's or a miscellaneous span ("[Advisory
+ * Committee] on [Antarctic Names]", "[Intergovernmental Authority] on Development", "[Commission]
+ * on [Judicial Conduct]"): one organization's name, which the tagger cut at the preposition. Not a
+ * date ("the Security Council on Friday"), a place or a person ("Special Commission on
+ * [Afghanistan]").
+ */
+export function joinBodyTopics(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
+  const t = doc.tokens
+  let out: TaggedSpan[] | undefined
+  for (let i = 0; i < spans.length; i++) {
+    const s = (out ?? spans)[i]
+    // A span an earlier join took in is empty: nothing to join to it.
+    if (s.last <= s.first) continue
+    const p = s.last
+    if (s.type !== 'ORG' || !BODY_ON.test(t[s.last - 1].text) || p + 1 >= t.length || !BODY_ON_LINK.test(t[p].text)) continue
+    if (t[p + 1].sent !== t[s.first].sent) continue
+    let k = p + 1
+    if (t[k].text === 'the' && k + 1 < t.length && t[k + 1].sent === t[k].sent) k++
+    if (!TITLE_CASE.test(t[k].text) || MONTH_OR_DAY.test(t[k].text)) continue
+    const y = spans[i + 1]
+    let e: number
+    if (y && y.first === k) {
+      if (y.type !== 'ORG' && y.type !== 'MISC') continue
+      e = y.last
+    } else {
+      if (y && y.first < k) continue
+      e = k
+      const stop = y ? y.first : t.length
+      while (
+        e < stop &&
+        t[e].sent === t[k].sent &&
+        (TITLE_CASE.test(t[e].text) || (/^(?:and|of|&)$/.test(t[e].text) && e + 1 < stop && TITLE_CASE.test(t[e + 1].text)))
+      )
+        e++
+      if (e < t.length && t[e].sent === t[k].sent && /^\p{Lu}/u.test(t[e].text)) continue
+    }
+    if (e - p > 7) continue
+    out ??= spans.slice()
+    out[i] = { ...s, last: e }
+    if (y && y.first === k) out[i + 1] = { ...y, first: y.last }
+  }
+  return out ? out.filter((s) => s.last > s.first) : spans
+}
+
 /** Brackets opened and not closed in tokens [from, to). */
 function opens(toks: Token[], from: number, to: number): number {
   let n = 0
@@ -221,6 +328,14 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   if (!noisy) tagged = splitBeforeBody(doc, tagged)
   // "Emerson , [Lake & Palmer]": a name, a comma and two names joined by "&" are one name.
   if (!noisy) tagged = joinAmpersandNames(doc, tagged)
+  // "James Llewellyn " Jimmy " Frise": a nickname in quotes inside a person's name.
+  if (!noisy) tagged = joinNicknames(doc, tagged)
+  // "Leonardo da [Vinci]": a particle and a surname the tagger read as a place are the person's.
+  if (!noisy) tagged = joinParticleNames(doc, tagged)
+  // "Ivan the Terrible", "John the Baptist": an epithet after "the" is part of the person's name.
+  if (!noisy) tagged = joinEpithets(doc, tagged)
+  // "[Advisory Committee] on [Antarctic Names]": what a body is on or for is part of its name.
+  if (!noisy) tagged = joinBodyTopics(doc, tagged)
   // "Tom Petty and the Heartbreakers", "KC and the Sunshine Band": a person and a group, one band.
   if (!noisy) tagged = joinBackingBands(doc, tagged, ctx)
   // A title after a kind of work ("the album Demon Days") is an object, whatever spans the tagger
@@ -432,6 +547,11 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     if (type === 'ORG' && !noisy && (end = ofAndFieldEnd(doc, a, b, taken, ctx)) > 0) b = takeTo(taken, b, end)
     // "author of Shishupala Vadha", "he wrote Oliver Twist": what is written is a work.
     if (type !== 'OBJ' && !noisy && authoredWork(doc, a, b)) [type, stated] = ['OBJ', true]
+    // "Walt Disney Pictures", "Warner Bros.", "Pluribus Ventures": a name ending in a firm's word is the firm's.
+    if (type === 'PER' && !noisy && firmName(doc, a, b)) {
+      type = 'ORG'
+      stated = true
+    }
     // "10,000 Enterprise Cloud customers": capitalised words between a number and a plural of
     // who buys or uses something describe the customers; they name no one.
     if (!noisy && customerDescriptor(doc, a, b, ctx)) continue
@@ -460,6 +580,12 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     // "Boltenhagen is a village in…", "Mönchhof ( Hungarian : Barátfalu ) is a town in…": what the
     // sentence says the name is, is a place.
     if (type !== 'LOC' && !stated && !noisy && copulaPlace(doc, a, b, ctx)) {
+      type = 'LOC'
+      stated = true
+    }
+    // "the town of McCarthy", "the duchy of Lorraine", "north of Romney": what stands after a
+    // place's noun and "of" is a place, whatever the tagger's person or organization says.
+    if ((type === 'PER' || type === 'ORG') && !stated && !noisy && placeNounOf(doc, a, b)) {
       type = 'LOC'
       stated = true
     }
@@ -682,6 +808,18 @@ export function spreadStated(mentions: Mention[]): void {
 
 // Last words of a band's or an orchestra's name: in the gold of the train splits, mentions of two
 // words or more ending so are organizations (30; WNUT-17 has 2 groups and a product), never persons.
+const FIRM_END =
+  /^(?:Pictures|Ventures|Films|Productions|Entertainment|Holdings|Partners|Motors|Airlines|Airways|Bros\.?|Communications|Technologies|Industries|Enterprises|Publishing|Publishers|Pharmaceuticals|Investments|Associates|Inc\.?|Ltd\.?|Corp\.?|LLC|plc|PLC|AG|GmbH|Oy|AB|SpA|S\.A\.?|Partisi|Partei|Partido|Partito|Partij|Bankası|Fotball)$/
+
+/**
+ * A person's span [a, b) of two words or more ending in a firm's word, a company's legal form or a
+ * body's word in another language ("Walt Disney Pictures", "Warner Bros.", "Kekkila Oy", "Refah
+ * Partisi").
+ */
+export function firmName(doc: Tokenized, a: number, b: number): boolean {
+  return b - a >= 2 && FIRM_END.test(doc.tokens[b - 1].text)
+}
+
 const BAND_END = /^(?:Band|Orchestra|Ensemble|Quartet|Quintet|Philharmonic|Explosion)$/
 
 /** [a, b) is a name of two words or more ending in a band's word ("Eli Young Band"). */
@@ -896,6 +1034,52 @@ export function joinAmpersandNames(doc: Tokenized, spans: TaggedSpan[]): TaggedS
   return out
 }
 
+const QUOTE = /^["“”]$/
+const NAME_WORD = /^(?:\p{Lu}\p{Ll}+|\p{Lu}\.)$/u
+
+/**
+ * A person's span of one to three words, a nickname of one or two capitalised words in double
+ * quotes and a surname ("James Llewellyn " Jimmy " Frise", "Rubin " Hurricane " Carter"): one
+ * person's name, which the tagger cut at the quote (or read the nickname and surname as another
+ * person). The surname is one title-case word ending the run of capitals, untagged or a person's
+ * span that ends there.
+ */
+export function joinNicknames(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
+  const t = doc.tokens
+  const at = new Map<number, number>()
+  spans.forEach((s, i) => {
+    for (let k = s.first; k < s.last; k++) at.set(k, i)
+  })
+  let out: TaggedSpan[] | undefined
+  const drop = new Set<number>()
+  for (let i = 0; i < spans.length; i++) {
+    const s = spans[i]
+    if (s.type !== 'PER' || s.last - s.first > 3 || drop.has(i)) continue
+    const k = s.last
+    if (k >= t.length || !QUOTE.test(t[k].text) || t[k].sent !== t[s.first].sent) continue
+    let n = k + 1
+    while (n < t.length && n - k - 1 < 2 && NAME_WORD.test(t[n].text)) n++
+    const surname = n + 1
+    if (n === k + 1 || surname >= t.length || !QUOTE.test(t[n].text)) continue
+    if (t[surname].sent !== t[s.first].sent || !TITLE_CASE.test(t[surname].text)) continue
+    if (surname + 1 < t.length && t[surname + 1].sent === t[s.first].sent && /^\p{Lu}/u.test(t[surname + 1].text)) continue
+    // Every token from the quote to the surname untagged or a person's span ending by the surname.
+    let ok = true
+    const joined = new Set<number>()
+    for (let j = k; j <= surname && ok; j++) {
+      const x = at.get(j)
+      if (x === undefined) continue
+      if (spans[x].type !== 'PER' || spans[x].last > surname + 1) ok = false
+      else joined.add(x)
+    }
+    if (!ok) continue
+    out ??= spans.slice()
+    out[i] = { ...s, last: surname + 1 }
+    for (const x of joined) drop.add(x)
+  }
+  return out ? out.filter((_, i) => !drop.has(i)) : spans
+}
+
 // What may follow a comma inside a firm's or a person's name ("Atari , Inc.", "William F. Buckley , Jr").
 const AFTER_COMMA = /^(?:Inc|Ltd|Co|Corp|LLC|L\.P|N\.A|plc|PLC|Jr|Sr|II|III|IV)\.?$/
 /**
@@ -1049,6 +1233,15 @@ function placeApposition(doc: Tokenized, a: number, b: number, ctx: RuleContext)
 // spelling (the train splits' gold: 6 of 7 places) and "Opera House", not Theater (a company or a
 // band as often: "Texas Theater", "Dream Theater"), Center or Club (as often organizations), nor
 // Park (a surname too).
+const PLACE_OF_NOUN =
+  /^(?:town|city|village|hamlet|duchy|county|island|islands|coast|province|region|kingdom|municipality|neighborhood|neighbourhood|suburb|district|commune|parish|borough|principality|outskirts|shores|north|south|east|west|northeast|northwest|southeast|southwest|territory|canton|prefecture|governorate)$/
+
+/** A name of one to three words [a, b) right after a place's noun and "of" ("the town of McCarthy", "north of Romney"). */
+export function placeNounOf(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  return b - a <= 3 && a >= 2 && t[a - 1].text === 'of' && PLACE_OF_NOUN.test(t[a - 2].text) && t[a - 2].sent === t[a].sent
+}
+
 const VENUE = /^(?:Arena|Stadium|Amphitheatre|Amphitheater|Ballroom|Coliseum|Colosseum|Hall|Theatre|Garden|Gardens)$/
 
 /**

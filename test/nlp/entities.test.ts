@@ -7,13 +7,19 @@ import { tokenize } from '../../src/nlp/tokens.ts'
 import {
   bandName,
   electionPlace,
+  firmName,
   initialsStart,
   joinAmpersandNames,
+  joinBodyTopics,
+  joinEpithets,
+  joinNicknames,
+  joinParticleNames,
   joinOfNames,
   particleSurnameEnd,
   personBodyEnd,
   placeBodyEnd,
   placeLists,
+  placeNounOf,
   routeNumbered,
   splitJoined,
   spreadStated,
@@ -1110,4 +1116,139 @@ t.test('in a list of bands, a name, a comma and two names joined by "&" are one 
   t.ok(elp.includes('ORG:Emerson, Lake & Palmer'), `one band (got ${JSON.stringify(elp)})`)
   const list = typed('In 1974 the festival drew bands such as Deep Purple, Eagles, Black Oak Arkansas and Rare Earth.')
   t.ok(list.includes('ORG:Eagles') && list.includes('ORG:Black Oak Arkansas'), `two bands (got ${JSON.stringify(list)})`)
+})
+
+t.test("a nickname in quotes between a first name and a surname is part of the person's name; a quoted title is not", async (t) => {
+  const joined = (text: string, spans: [number, number, 'PER' | 'ORG'][]) => {
+    const doc = tokenize(text)
+    return joinNicknames(
+      doc,
+      spans.map(([first, last, type]) => ({ type, first, last })),
+    ).map((s) => `${s.type}:${text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end)}`)
+  }
+  t.same(joined('The cartoonist James Llewellyn "Jimmy" Frise was born in Ontario.', [[2, 4, 'PER']]), [
+    'PER:James Llewellyn "Jimmy" Frise',
+  ])
+  t.same(
+    joined('The cartoonist James Llewellyn "Jimmy" Frise was born in Ontario.', [
+      [2, 4, 'PER'],
+      [5, 8, 'PER'],
+    ]),
+    ['PER:James Llewellyn "Jimmy" Frise'],
+  )
+  // A quoted work after an author, and a quoted word before a longer capitalised run, stay apart.
+  t.same(joined('In 1818 Mary Shelley "Frankenstein" appeared in London.', [[2, 4, 'PER']]), ['PER:Mary Shelley'])
+  t.same(
+    joined('Members of the Percy "Bysshe" Shelley Society met.', [
+      [3, 4, 'PER'],
+      [7, 9, 'ORG'],
+    ]),
+    ['PER:Percy', 'ORG:Shelley Society'],
+  )
+})
+
+t.test(
+  'a particle and a surname the tagger read as a place join a person; an organization or a word that is no particle does not',
+  async (t) => {
+    const joined = (text: string, spans: [number, number, 'PER' | 'ORG' | 'LOC'][]) => {
+      const doc = tokenize(text)
+      return joinParticleNames(
+        doc,
+        spans.map(([first, last, type]) => ({ type, first, last })),
+      ).map((s) => `${s.type}:${text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end)}`)
+    }
+    t.same(
+      joined('The Mona Lisa was painted by Leonardo da Vinci in Florence.', [
+        [6, 7, 'PER'],
+        [8, 9, 'LOC'],
+        [10, 11, 'LOC'],
+      ]),
+      ['PER:Leonardo da Vinci', 'LOC:Florence'],
+    )
+    t.same(
+      joined('A letter from Leonardo to Florence arrived, and Carlos de Banco Popular replied.', [
+        [3, 4, 'PER'],
+        [5, 6, 'LOC'],
+        [9, 10, 'PER'],
+        [11, 13, 'ORG'],
+      ]),
+      ['PER:Leonardo', 'LOC:Florence', 'PER:Carlos', 'ORG:Banco Popular'],
+    )
+  },
+)
+
+t.test('an epithet after "the" joins a person\'s name; another capitalised word after "the" does not', async (t) => {
+  const joined = (text: string, spans: [number, number, 'PER' | 'ORG' | 'LOC' | 'MISC'][]) => {
+    const doc = tokenize(text)
+    return joinEpithets(
+      doc,
+      spans.map(([first, last, type]) => ({ type, first, last })),
+    ).map((s) => `${s.type}:${text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end)}`)
+  }
+  t.same(
+    joined('Pliny the Elder wrote about Ivan the Terrible and Smith the Great Western Railway chairman.', [
+      [0, 1, 'PER'],
+      [5, 6, 'PER'],
+      [7, 8, 'MISC'],
+      [9, 10, 'PER'],
+      [11, 14, 'ORG'],
+    ]),
+    ['PER:Pliny the Elder', 'PER:Ivan the Terrible', 'PER:Smith', 'ORG:Great Western Railway'],
+  )
+})
+
+t.test('what a body is on or for joins its name; a date or a place after "on" does not', async (t) => {
+  const joined = (text: string, spans: [number, number, 'PER' | 'ORG' | 'LOC' | 'MISC'][]) => {
+    const doc = tokenize(text)
+    return joinBodyTopics(
+      doc,
+      spans.map(([first, last, type]) => ({ type, first, last })),
+    ).map((s) => `${s.type}:${text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end)}`)
+  }
+  t.same(
+    joined('It was named by the Advisory Committee on Antarctic Names and the Intergovernmental Authority on Development.', [
+      [5, 7, 'ORG'],
+      [8, 10, 'ORG'],
+      [12, 14, 'ORG'],
+    ]),
+    ['ORG:Advisory Committee on Antarctic Names', 'ORG:Intergovernmental Authority on Development'],
+  )
+  t.same(
+    joined('The Security Council on Friday asked the Special Commission on Afghanistan to report.', [
+      [1, 3, 'ORG'],
+      [7, 9, 'ORG'],
+      [10, 11, 'LOC'],
+    ]),
+    ['ORG:Security Council', 'ORG:Special Commission', 'LOC:Afghanistan'],
+  )
+})
+
+t.test("a person's span ending in a firm's word is the firm's name; a person's name or the word alone is not", async (t) => {
+  const firm = (text: string, name: string) => {
+    const doc = tokenize(text)
+    const start = text.indexOf(name)
+    const a = doc.tokens.findIndex((x) => x.start === start)
+    const b = doc.tokens.findIndex((x) => x.end === start + name.length) + 1
+    return firmName(doc, a, b)
+  }
+  t.ok(firm('The film was released by Walt Disney Pictures in 1995.', 'Walt Disney Pictures'))
+  t.ok(firm('It was funded by Pluribus Ventures last year.', 'Pluribus Ventures'))
+  t.ok(firm('Shares of Kekkila Oy rose, and the Refah Partisi won.', 'Kekkila Oy'))
+  t.ok(firm('Shares of Kekkila Oy rose, and the Refah Partisi won.', 'Refah Partisi'))
+  t.notOk(firm('The film starred Bruce Willis in 1995.', 'Bruce Willis'))
+  t.notOk(firm('Three Partners signed the deal.', 'Partners'))
+})
+
+t.test('a name after a place\'s noun and "of" is a place; after "son of" or "capital of" it is not', async (t) => {
+  const after = (text: string, name: string) => {
+    const doc = tokenize(text)
+    const start = text.indexOf(name)
+    const a = doc.tokens.findIndex((x) => x.start === start)
+    const b = doc.tokens.findIndex((x) => x.end === start + name.length) + 1
+    return placeNounOf(doc, a, b)
+  }
+  t.ok(after('He settled in the town of McCarthy in 1910.', 'McCarthy'))
+  t.ok(after('The farm lies north of Romney along the river.', 'Romney'))
+  t.notOk(after('He was the son of Williams and his wife.', 'Williams'))
+  t.notOk(after('The capital of Borrower shall not be reduced.', 'Borrower'))
 })
