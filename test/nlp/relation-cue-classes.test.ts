@@ -12,6 +12,7 @@ import {
   type Anchor,
 } from '../../src/nlp/relations.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
+import { firstSentencePairFeatures } from '../helpers/relation-features.ts'
 import { feat, fnv } from '../../src/nlp/features/hashing.ts'
 import type { Entity, EntityType } from '../../src/nlp/entities.ts'
 
@@ -19,15 +20,7 @@ const engine = createEngine(loadEngineModels())
 
 /** Features of the pair (source named `src`, target of type `tgtType`) in the first sentence of `text`. */
 function pairFeatures(text: string, src: string, tgtType: EntityType, tgt?: string): Set<number> {
-  const doc = tokenize(text)
-  const ents = engine.extractEntities(doc, { all: true })
-  const anchors = anchorsBySentence(doc, ents)
-  const s = anchors[0].find((a) => a.entity.name === src)
-  const o = anchors[0].find((a) => a.entity.type === tgtType && a.entity !== s?.entity && (!tgt || a.entity.name === tgt))
-  if (!s || !o) throw new Error(`no pair in "${text}": ${ents.map((e) => e.type + ' ' + e.name).join(', ')}`)
-  return new Set(
-    relationFeatures(doc, wordHashes(doc), { source: s, target: o, sent: 0, sent2: 0 }, anchors, docContext(anchors, ents), []),
-  )
+  return firstSentencePairFeatures(engine, text, src, (a) => a.entity.type === tgtType && (!tgt || a.entity.name === tgt))
 }
 
 const any = (fs: Set<number>, template: number, tp: number, n = 1200) => [...Array(n).keys()].some((v) => fs.has(feat(template, v, tp)))

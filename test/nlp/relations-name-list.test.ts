@@ -1,23 +1,14 @@
 // Relation feature of two places or two organizations in one run of names (template 101).
 import t from 'tap'
 import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
-import { anchorsBySentence, docContext, relationFeatures, wordHashes } from '../../src/nlp/relations.ts'
-import { tokenize } from '../../src/nlp/tokens.ts'
+import { firstSentencePairFeatures } from '../helpers/relation-features.ts'
 import { feat } from '../../src/nlp/features/hashing.ts'
 
 const engine = createEngine(loadEngineModels())
 
 /** Features of the pair named `src` → `tgt` in the first sentence of `text`. */
 function pairFeatures(text: string, src: string, tgt: string): Set<number> {
-  const doc = tokenize(text)
-  const ents = engine.extractEntities(doc, { all: true })
-  const anchors = anchorsBySentence(doc, ents)
-  const s = anchors[0].find((a) => a.entity.name === src)
-  const o = anchors[0].find((a) => a.entity.name === tgt)
-  if (!s || !o) throw new Error(`no pair in "${text}": ${ents.map((e) => e.type + ' ' + e.name).join(', ')}`)
-  return new Set(
-    relationFeatures(doc, wordHashes(doc), { source: s, target: o, sent: 0, sent2: 0 }, anchors, docContext(anchors, ents), []),
-  )
+  return firstSentencePairFeatures(engine, text, src, (a) => a.entity.name === tgt)
 }
 
 const any = (fs: Set<number>, tp: number) => [...Array(16).keys()].some((v) => fs.has(feat(101, v, tp)))

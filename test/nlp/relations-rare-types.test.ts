@@ -3,8 +3,8 @@
 // names open alike (96).
 import t from 'tap'
 import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
-import { anchorsBySentence, docContext, orgNameShare, relationFeatures, wordHashes } from '../../src/nlp/relations.ts'
-import { tokenize } from '../../src/nlp/tokens.ts'
+import { orgNameShare } from '../../src/nlp/relations.ts'
+import { firstSentencePairFeatures } from '../helpers/relation-features.ts'
 import { feat } from '../../src/nlp/features/hashing.ts'
 import type { Entity } from '../../src/nlp/entities.ts'
 
@@ -12,15 +12,7 @@ const engine = createEngine(loadEngineModels())
 
 /** Features of the pair named `src` → `tgt` in the first sentence of `text`. */
 function pairFeatures(text: string, src: string, tgt: string): Set<number> {
-  const doc = tokenize(text)
-  const ents = engine.extractEntities(doc, { all: true })
-  const anchors = anchorsBySentence(doc, ents)
-  const s = anchors[0].find((a) => a.entity.name === src)
-  const o = anchors[0].find((a) => a.entity.name === tgt)
-  if (!s || !o) throw new Error(`no pair in "${text}": ${ents.map((e) => e.type + ' ' + e.name).join(', ')}`)
-  return new Set(
-    relationFeatures(doc, wordHashes(doc), { source: s, target: o, sent: 0, sent2: 0 }, anchors, docContext(anchors, ents), []),
-  )
+  return firstSentencePairFeatures(engine, text, src, (a) => a.entity.name === tgt)
 }
 
 const any = (fs: Set<number>, template: number, tp: number, n = 400) => [...Array(n).keys()].some((v) => fs.has(feat(template, v, tp)))
