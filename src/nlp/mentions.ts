@@ -806,20 +806,20 @@ export function spreadStated(mentions: Mention[]): void {
   }
 }
 
-// Last words of a band's or an orchestra's name: in the gold of the train splits, mentions of two
-// words or more ending so are organizations (30; WNUT-17 has 2 groups and a product), never persons.
 const FIRM_END =
-  /^(?:Pictures|Ventures|Films|Productions|Entertainment|Holdings|Partners|Motors|Airlines|Airways|Bros\.?|Communications|Technologies|Industries|Enterprises|Publishing|Publishers|Pharmaceuticals|Investments|Associates|Inc\.?|Ltd\.?|Corp\.?|LLC|plc|PLC|AG|GmbH|Oy|AB|SpA|S\.A\.?|Partisi|Partei|Partido|Partito|Partij|Bankası|Fotball)$/
+  /^(?:Pictures|Ventures|Films|Productions|Entertainment|Holdings|Partners|Motors|Airlines|Airways|Bros\.?|Communications|Technologies|Industries|Enterprises|Publishing|Publishers|Pharmaceuticals|Investments|Associates|Inc\.?|Ltd\.?|Corp\.?|LLC|plc|PLC|AG|GmbH|Oy|AB|SpA|S\.A\.?|Bankası|Fotball)$/
 
 /**
  * A person's span [a, b) of two words or more ending in a firm's word, a company's legal form or a
- * body's word in another language ("Walt Disney Pictures", "Warner Bros.", "Kekkila Oy", "Refah
- * Partisi").
+ * bank's or a club's word in another language ("Walt Disney Pictures", "Warner Bros.", "Kekkila Oy",
+ * "Vakıflar Bankası"); a party's is `foreignPartyName`'s.
  */
 export function firmName(doc: Tokenized, a: number, b: number): boolean {
   return b - a >= 2 && FIRM_END.test(doc.tokens[b - 1].text)
 }
 
+// Last words of a band's or an orchestra's name: in the gold of the train splits, mentions of two
+// words or more ending so are organizations (30; WNUT-17 has 2 groups and a product), never persons.
 const BAND_END = /^(?:Band|Orchestra|Ensemble|Quartet|Quintet|Philharmonic|Explosion)$/
 
 /** [a, b) is a name of two words or more ending in a band's word ("Eli Young Band"). */

@@ -1234,7 +1234,7 @@ t.test("a person's span ending in a firm's word is the firm's name; a person's n
   t.ok(firm('The film was released by Walt Disney Pictures in 1995.', 'Walt Disney Pictures'))
   t.ok(firm('It was funded by Pluribus Ventures last year.', 'Pluribus Ventures'))
   t.ok(firm('Shares of Kekkila Oy rose, and the Refah Partisi won.', 'Kekkila Oy'))
-  t.ok(firm('Shares of Kekkila Oy rose, and the Refah Partisi won.', 'Refah Partisi'))
+  t.ok(firm('Shares of Vakıflar Bankası rose.', 'Vakıflar Bankası'))
   t.notOk(firm('The film starred Bruce Willis in 1995.', 'Bruce Willis'))
   t.notOk(firm('Three Partners signed the deal.', 'Partners'))
 })
