@@ -390,7 +390,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       } else if (!noisy) {
         // "Romanian Air Force", "Philippine Senate", "Griggs Dam" read as miscellaneous names: the
         // last word says what the name is (a nationality before it does not make it one).
-        const [first, b] = trimSpan(doc, s.first, s.last, noisy, false)
+        // "2 Social Democratic and Labour Party ( SDLP": a count of seats before the name and a
+        // bracket left open after it are no part of it.
+        const [first, b] = countedMisc(doc, ...trimSpan(doc, s.first, s.last, noisy, false))
         const a = b - first > 2 && doc.tokens[first].text === 'the' ? first + 1 : first
         // A body's word before "of" / "for" and a name ("Latin American School of Medicine",
         // "Hospital for Tropical Diseases") says so too.
@@ -414,14 +416,16 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     // the head gives the type.
     let headType: EntityType | undefined
     if (s.type !== 'PER' && !noisy && (headType = ofHead(doc, a, taken))) a -= 2
-    // "Guy M. Struve": a first name right before a person's name that starts with an initial.
+    // "Guy M. Struve": a first name right before a person's name that starts with an initial;
+    // "Ted [Kennedy]", "Arthur [Miller]", "William [Gibbs McAdoo]": a first name the tagger left
+    // out, one that is no ordinary word and opens no place's or body's name (not "Will", "May",
+    // "West [Ham]", "Elias [National Park]").
     if (
       s.type === 'PER' &&
       !noisy &&
       a > 0 &&
       a === s.first &&
-      /^\p{Lu}\.$/u.test(doc.tokens[a].text) &&
-      b - a >= 2 &&
+      ((/^\p{Lu}\.$/u.test(doc.tokens[a].text) && b - a >= 2) || plainFirstName(doc, a - 1, ctx)) &&
       !taken[a - 1] &&
       doc.tokens[a - 1].sent === doc.tokens[a].sent &&
       TITLE_CASE.test(doc.tokens[a - 1].text) &&
@@ -568,6 +572,12 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     // "headquartered in Redmond", "based in Lyon": no person or company is where something is
     // based; a place the tagger found there is stated by the context too.
     if ((type === 'PER' || type === 'LOC' || (type === 'ORG' && b - a === 1)) && !noisy && seatName(doc, a, b)) {
+      type = 'LOC'
+      stated = true
+    }
+    // "in Cambridge", "into Yorkshire", "near Verona": a town, a country or a region the gazetteer
+    // knows, right after a preposition of place, is the place, not a club or a person of its name.
+    if ((type === 'PER' || type === 'ORG') && !stated && !noisy && placeAfterIn(doc, a, b, ctx)) {
       type = 'LOC'
       stated = true
     }
@@ -871,11 +881,13 @@ const OF_AND_HEAD =
   /^(?:University|Universities|Academy|College|Institute|School|Society|Department|Ministry|Council|Commission|Committee|Board|Bureau|Office|Agency|Faculty|Centre|Center|Laboratory|Foundation|Association|Federation|Union|League)$/
 
 /**
- * An organization's name [a, b) ending in a head word, "of" and capitalised words, then "and" and
- * one untagged title-case word of the sentence that no capitalised word follows and that the
- * gazetteer knows as no place, first name or other name: that word ends the name ("[National
- * University of Sciences] and Technology ( NUST )"); its end, else -1. Not "the University of
- * Oxford and Cambridge University", nor "the Bank of England and Barclays" (a name of its own).
+ * An organization's name [a, b) ending in a head word, "of" and capitalised words, or of two
+ * capitalised words or more (and the joiners of, for, the), then "and" and one untagged title-case
+ * word of the sentence that no capitalised word follows and that the gazetteer knows as no place,
+ * first name or other name: that word ends the name ("[National University of Sciences] and
+ * Technology ( NUST )", "[Toulouse Chamber of Commerce] and Industry", "[Public Service] and
+ * Administration"); its end, else -1. Not "the University of Oxford and Cambridge University", nor
+ * "the Bank of England and Barclays" (a name of its own).
  */
 export function ofAndFieldEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array, ctx: RuleContext): number {
   const t = doc.tokens
@@ -883,6 +895,9 @@ export function ofAndFieldEnd(doc: Tokenized, a: number, b: number, taken: Uint8
   if (w >= t.length || t[b].text !== 'and' || taken[w] || t[w].sent !== t[a].sent || !TITLE_CASE.test(t[w].text)) return -1
   if (w + 1 < t.length && t[w + 1].sent === t[w].sent && /^\p{Lu}/u.test(t[w + 1].text)) return -1
   if (wordGaz(ctx, t[w].text) & (GAZ_PLACE | GAZ_REGION | GAZ_FIRST | GAZ_DEMONYM | GAZ_KNOWN_NAME)) return -1
+  // "Toulouse Chamber of Commerce and Industry", "Nippon Telegraph and Telephone": a name of two
+  // capitalised words or more (and joiners) goes on over "and" and such a word too.
+  if (b - a >= 2 && allCapitalised(t, a, b)) return w + 1
   let k = b - 1
   while (k > a && /^\p{Lu}/u.test(t[k].text)) k--
   if (k === b - 1 || k - 1 < a || t[k].text !== 'of' || !OF_AND_HEAD.test(t[k - 1].text)) return -1
@@ -1652,6 +1667,85 @@ function seatName(doc: Tokenized, a: number, b: number): boolean {
   if (b - a > 3 || a < 2 || t[a - 2].sent !== t[a].sent || !/^in$/i.test(t[a - 1].text) || !SEAT_VERB.test(t[a - 2].text)) return false
   for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text)) return false
   return !(b < t.length && t[b].sent === t[a].sent && /^\p{Lu}/u.test(t[b].text))
+}
+
+const IN_PLACE = /^(?:in|into|near|throughout|across|outside)$/
+
+/**
+ * [a, b), one or two title-case words right after in / into / near / throughout / across /
+ * outside, which the gazetteer knows as a town, a country or a region and not as a first name, and
+ * that no capitalised word, possessive or number follows ("born in Cambridge", "incorporated into
+ * Yorkshire"; not "in Liverpool 's win", "in Lancashire 250").
+ */
+export function placeAfterIn(doc: Tokenized, a: number, b: number, ctx: RuleContext): boolean {
+  const t = doc.tokens
+  if (b - a > 2 || a < 1 || !IN_PLACE.test(t[a - 1].text) || t[a - 1].sent !== t[a].sent) return false
+  const words: string[] = []
+  for (let i = a; i < b; i++) {
+    if (!TITLE_CASE.test(t[i].text)) return false
+    words.push(t[i].text.toLowerCase())
+  }
+  if (b < t.length && t[b].sent === t[a].sent && (/^\p{Lu}/u.test(t[b].text) || /^['’]s?$/.test(t[b].text) || /^\d/.test(t[b].text)))
+    return false
+  const g = ctx.gaz(words)
+  return (g & (GAZ_PLACE | GAZ_REGION)) !== 0 && (g & GAZ_FIRST) === 0
+}
+
+/**
+ * A miscellaneous span [a, b) opening with a count of one to three digits and a capitalised word
+ * ("2 Social Democratic and Labour Party ( SDLP", an election's seats): the span without the count,
+ * and ending before a bracket it leaves open, when two words or more remain; else [a, b) as it is.
+ */
+export function countedMisc(doc: Tokenized, a: number, b: number): [number, number] {
+  const t = doc.tokens
+  if (b - a < 3 || !/^\d{1,3}$/.test(t[a].text) || !/^\p{Lu}/u.test(t[a + 1].text)) return [a, b]
+  let e = b
+  for (let i = a + 2; i < b; i++)
+    if (t[i].text === '(') {
+      let closed = false
+      for (let k = i + 1; k < b; k++) if (t[k].text === ')') closed = true
+      if (!closed) e = i
+      break
+    }
+  return e - a - 1 >= 2 ? [a + 1, e] : [a, b]
+}
+
+/**
+ * Token i, a word the gazetteer knows as a first name, is one alone: no ordinary word, place,
+ * nationality, month, greeting, office or party label, nor a word that opens a place's name
+ * ("West Ham", "New Jersey"), and no place's, body's or firm's word follows it in the run of
+ * capitals ("Elias National Park"). The caller checks the first-name class.
+ */
+export function plainFirstName(doc: Tokenized, i: number, ctx: RuleContext): boolean {
+  const w = doc.tokens[i].text
+  return (
+    !(wordGaz(ctx, w) & (GAZ_COMMON | GAZ_PLACE | GAZ_REGION | GAZ_DEMONYM)) &&
+    !MONTH_OR_DAY.test(w) &&
+    !GREETING.test(w) &&
+    !OFFICE.test(w) &&
+    !RULER_TITLE.test(w) &&
+    !PARTY_MEMBER.test(w) &&
+    !PLACE_OPENER.test(w) &&
+    !placeOrBodyWord(doc, i + 1)
+  )
+}
+const PLACE_OPENER = /^(?:North|South|East|West|Northern|Southern|Eastern|Western|Central|Upper|Lower|New|Old|Great|Little)$/
+
+/** A place's, a body's or a firm's word in the run of capitalised words from token a (up to six). */
+function placeOrBodyWord(doc: Tokenized, a: number): boolean {
+  const t = doc.tokens
+  for (let k = a; k < t.length && k < a + 6 && t[k].sent === t[a].sent && /^\p{Lu}/u.test(t[k].text); k++) {
+    const w = t[k].text
+    if (ORG_END.test(w) || GEO_HEAD.test(w) || VENUE.test(w) || BUILDING_OR_BODY.test(w) || PLACE_DESIGNATOR.test(w) || FIRM_END.test(w))
+      return true
+  }
+  return false
+}
+
+/** Tokens [a, b) are capitalised words or the joiners of, for, the. */
+function allCapitalised(t: Token[], a: number, b: number): boolean {
+  for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text) && !/^(?:of|for|the)$/.test(t[i].text)) return false
+  return true
 }
 
 const BOOK_CLUB = /^(?:Club|Society|Association|Company|Press|Foundation|Trust)$/
