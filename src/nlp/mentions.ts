@@ -577,10 +577,8 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     }
     // "in Cambridge", "into Yorkshire", "near Verona": a town, a country or a region the gazetteer
     // knows, right after a preposition of place, is the place, not a club or a person of its name.
-    if ((type === 'PER' || type === 'ORG') && !stated && !noisy && placeAfterIn(doc, a, b, ctx)) {
-      type = 'LOC'
-      stated = true
-    }
+    // Not stated: one lives or plays in a place as well (the confidence reads the preposition).
+    if ((type === 'PER' || type === 'ORG') && !stated && !noisy && placeAfterIn(doc, a, b, ctx)) type = 'LOC'
     // "Kecskemet ( a town in Hungary )", "Lutsk , a city in Ukraine": what the name is described
     // as is a place, whatever type the tagger gave it.
     if (type !== 'LOC' && !stated && !noisy && placeApposition(doc, a, b, ctx)) {
@@ -896,8 +894,9 @@ export function ofAndFieldEnd(doc: Tokenized, a: number, b: number, taken: Uint8
   if (w + 1 < t.length && t[w + 1].sent === t[w].sent && /^\p{Lu}/u.test(t[w + 1].text)) return -1
   if (wordGaz(ctx, t[w].text) & (GAZ_PLACE | GAZ_REGION | GAZ_FIRST | GAZ_DEMONYM | GAZ_KNOWN_NAME)) return -1
   // "Toulouse Chamber of Commerce and Industry", "Nippon Telegraph and Telephone": a name of two
-  // capitalised words or more (and joiners) goes on over "and" and such a word too.
-  if (b - a >= 2 && allCapitalised(t, a, b)) return w + 1
+  // capitalised words or more (and joiners) goes on over "and" and such a word too; not after a
+  // body's word ("Harvard University and Yale": another name).
+  if (b - a >= 2 && allCapitalised(t, a, b) && !BODY_WORD.test(t[b - 1].text)) return w + 1
   let k = b - 1
   while (k > a && /^\p{Lu}/u.test(t[k].text)) k--
   if (k === b - 1 || k - 1 < a || t[k].text !== 'of' || !OF_AND_HEAD.test(t[k - 1].text)) return -1

@@ -4,7 +4,17 @@ import t from 'tap'
 import { mentionFromTokens, type EntityType } from '../../src/nlp/entities.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { GAZ_CLASSES } from '../../src/nlp/features/lexicon.ts'
-import { authoredWork, foreignPartyName, joinForNames, ofAndFieldEnd, siblingsName, splitBeforeBody } from '../../src/nlp/mentions.ts'
+import {
+  authoredWork,
+  countedMisc,
+  foreignPartyName,
+  joinForNames,
+  ofAndFieldEnd,
+  placeAfterIn,
+  plainFirstName,
+  siblingsName,
+  splitBeforeBody,
+} from '../../src/nlp/mentions.ts'
 
 /** Token range [a, b) of `name` in the tokens of `text`. */
 const rangeOf = (text: string, name: string): [ReturnType<typeof tokenize>, number, number] => {
@@ -41,7 +51,68 @@ t.test('"and" and one field end a body\'s "of" name; not a name of its own, nor 
   t.equal(end('Colleges such as the Institute of Management and Health and others .', 'Institute of Management'), 9)
   t.equal(end('He studied at the University of Oxford and Cambridge University .', 'University of Oxford'), -1, 'a capital after it')
   t.equal(end('He studied at the University of Oxford and Cambridge .', 'University of Oxford'), -1, 'a place')
-  t.equal(end('He taught at Harvard University and Yale .', 'Harvard University'), -1, 'no "of" name')
+  t.equal(end('He taught at Harvard University and Yale .', 'Harvard University'), -1, "after a body's word")
+})
+
+t.test('a name of capitals goes on over "and" and one field word; not a place, nor a capital after it', async (t) => {
+  const ctx = { gaz: (words: string[]) => (words.join(' ') === 'lyon' ? 1 << GAZ_CLASSES.indexOf('city') : 0) }
+  const end = (text: string, name: string) => {
+    const [doc, a, b] = rangeOf(text, name)
+    const taken = new Uint8Array(doc.tokens.length)
+    for (let i = a; i < b; i++) taken[i] = 1
+    return ofAndFieldEnd(doc, a, b, taken, ctx)
+  }
+  t.equal(end('It was founded by the Toulouse Chamber of Commerce and Industry in 1903 .', 'Toulouse Chamber of Commerce'), 11)
+  t.equal(end('She was Minister of Public Service and Administration until 2017 .', 'Public Service'), 8)
+  t.equal(end('It was founded by the Toulouse Chamber of Commerce and Lyon in 1903 .', 'Toulouse Chamber of Commerce'), -1, 'a place')
+  t.equal(end('Shares of Tyndall Australia and Mid-East Minerals rose .', 'Tyndall Australia'), -1, 'a capital after it')
+})
+
+t.test('a known place right after "in" / "into" / "near" is a place; not a club before a score, nor a first name', async (t) => {
+  const ctx = {
+    gaz: (words: string[]) =>
+      words.join(' ') === 'yorkshire'
+        ? 1 << GAZ_CLASSES.indexOf('region')
+        : words.join(' ') === 'florence'
+          ? (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf('first'))
+          : 0,
+  }
+  t.ok(placeAfterIn(...rangeOf('It was incorporated into Yorkshire in 1888 .', 'Yorkshire'), ctx))
+  t.notOk(placeAfterIn(...rangeOf('He scored 120 in Yorkshire 250 .', 'Yorkshire'), ctx), 'a number after it')
+  t.notOk(placeAfterIn(...rangeOf('It was a draw against Yorkshire .', 'Yorkshire'), ctx), 'no preposition of place')
+  t.notOk(placeAfterIn(...rangeOf('He believed in Florence , his wife .', 'Florence'), ctx), 'a first name too')
+})
+
+t.test('a seat count and an open bracket leave a miscellaneous span; a year or a closed bracket do not', async (t) => {
+  const cut = (text: string, name: string) => {
+    const [doc, a, b] = rangeOf(text, name)
+    const [x, y] = countedMisc(doc, a, b)
+    return text.slice(doc.tokens[x].start, doc.tokens[y - 1].end)
+  }
+  t.equal(
+    cut('Seats : 3 UUP and 2 Social Democratic and Labour Party ( SDLP ) .', '2 Social Democratic and Labour Party ( SDLP'),
+    'Social Democratic and Labour Party',
+  )
+  t.equal(
+    cut('Seats : 6 Alliance Party of Northern Ireland .', '6 Alliance Party of Northern Ireland'),
+    'Alliance Party of Northern Ireland',
+  )
+  t.equal(cut('the 1980 Republican Party primaries', '1980 Republican Party primaries'), '1980 Republican Party primaries', 'a year')
+  t.equal(cut('Seats : 2 SDLP .', '2 SDLP'), '2 SDLP', 'one word after it')
+})
+
+t.test("a first name alone before a person joins them; an ordinary word, a place's opener or a park's name does not", async (t) => {
+  const first = 1 << GAZ_CLASSES.indexOf('first')
+  const common = 1 << GAZ_CLASSES.indexOf('common')
+  const ctx = { gaz: (words: string[]) => ({ ted: first, will: first | common, west: first, elias: first })[words.join(' ')] ?? 0 }
+  const plain = (text: string, word: string) => {
+    const [doc, a] = rangeOf(text, word)
+    return plainFirstName(doc, a, ctx)
+  }
+  t.ok(plain('He lost to Ted Kennedy in 1980 .', 'Ted'))
+  t.notOk(plain('Will Carling led England .', 'Will'), 'an ordinary word too')
+  t.notOk(plain('They beat West Ham at home .', 'West'), "a place's opener")
+  t.notOk(plain('They camped in Elias National Park .', 'Elias'), "a park's name")
 })
 
 t.test('a body\'s name, "for" and an organization after it are one organization; a person after "for" is not', async (t) => {
