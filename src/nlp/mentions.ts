@@ -326,6 +326,8 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   tagged = splitJoined(doc, tagged)
   // "[University of Groningen and University] of Twente": two bodies' names run together.
   if (!noisy) tagged = splitBeforeBody(doc, tagged)
+  // "[Laboratory 's InfoLab Group]": a body's possessive opens the name of a body of its own.
+  if (!noisy) tagged = splitPossessedBody(doc, tagged)
   // "Emerson , [Lake & Palmer]": a name, a comma and two names joined by "&" are one name.
   if (!noisy) tagged = joinAmpersandNames(doc, tagged)
   // "James Llewellyn " Jimmy " Frise": a nickname in quotes inside a person's name.
@@ -1178,6 +1180,45 @@ export function splitBeforeBody(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan
     if (s.type !== 'ORG' || s.last >= t.length || t[s.last].text !== 'of' || t[s.last].sent !== t[s.first].sent) return -1
     const i = s.last - 2
     return i > s.first + 1 && t[i].text === 'and' && OF_JOIN_ORG.test(t[i + 1].text) && holdsBody(t, s.first, i) ? i : -1
+  }
+  if (!spans.some((s) => at(s) > 0)) return spans
+  return spans.flatMap((s) => {
+    const i = at(s)
+    return i > 0
+      ? [
+          { ...s, last: i },
+          { ...s, first: i + 1 },
+        ]
+      : [s]
+  })
+}
+
+// A body's head word that may own another body ("the University 's Institute for Human Gene Therapy").
+const POSSESSING_BODY =
+  /^(?:University|College|Institute|Laboratory|Laboratories|School|Academy|Church|church|Society|Foundation|Company|Corporation|Party|Council|Ministry|Department|Agency|Bank|Hospital|Museum|Center|Centre)$/
+/**
+ * An organization's span holding a body's head word, "'s" and capitalised words that end in a body's
+ * word ("[Bar-Ilan University 's Center for Strategic Studies]", "[Laboratory 's InfoLab Group]") is
+ * cut in two at the possessive: the owner and the body it owns. Not "People 's Party", "Queen 's
+ * University", "Women 's Hospital" (no body's word before "'s").
+ */
+export function splitPossessedBody(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
+  const t = doc.tokens
+  const at = (s: TaggedSpan): number => {
+    if (s.type !== 'ORG') return -1
+    for (let i = s.first + 1; i < s.last - 2; i++) {
+      if (!/^['’]s$/.test(t[i].text) || !POSSESSING_BODY.test(t[i - 1].text)) continue
+      if (!/^\p{Lu}/u.test(t[i + 1].text)) return -1
+      const last = t[s.last - 1].text
+      return ORG_END.test(last) ||
+        NAMED_BODY.test(last) ||
+        BODY_WORD.test(last) ||
+        /^(?:Group|Studies|Unit|Program|Programme)$/.test(last) ||
+        holdsBody(t, i + 1, s.last)
+        ? i
+        : -1
+    }
+    return -1
   }
   if (!spans.some((s) => at(s) > 0)) return spans
   return spans.flatMap((s) => {

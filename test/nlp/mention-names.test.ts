@@ -14,6 +14,7 @@ import {
   plainFirstName,
   siblingsName,
   splitBeforeBody,
+  splitPossessedBody,
 } from '../../src/nlp/mentions.ts'
 
 /** Token range [a, b) of `name` in the tokens of `text`. */
@@ -192,4 +193,20 @@ t.test('what is written is a work; a person whose work is named after them is no
   t.notOk(authoredWork(...rangeOf("She co-wrote Martina McBride 's 2002 single .", 'Martina McBride')))
   t.notOk(authoredWork(...rangeOf('He wrote to Oliver Twist in May .', 'Oliver Twist')))
   t.notOk(authoredWork(...rangeOf('The author of the report , John Smith , resigned .', 'John Smith')))
+})
+
+t.test("a body's possessive before a body's name cuts the span in two; a name with \"'s\" inside it is left whole", async (t) => {
+  const split = (text: string, name: string) => {
+    const [doc, a, b] = rangeOf(text, name)
+    return splitPossessedBody(doc, [{ type: 'ORG', first: a, last: b }]).map((s) =>
+      text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end),
+    )
+  }
+  t.same(split("He joined the Laboratory 's InfoLab Group in 2001 .", "Laboratory 's InfoLab Group"), ['Laboratory', 'InfoLab Group'])
+  t.same(split("He led Bar-Ilan University 's Center for Strategic Studies .", "Bar-Ilan University 's Center for Strategic Studies"), [
+    'Bar-Ilan University',
+    'Center for Strategic Studies',
+  ])
+  t.same(split("She studied at Queen 's University in Kingston .", "Queen 's University"), ["Queen 's University"])
+  t.same(split("He voted for the Convention People 's Party .", "Convention People 's Party"), ["Convention People 's Party"])
 })
