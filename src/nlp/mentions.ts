@@ -1751,15 +1751,18 @@ export function countedMisc(doc: Tokenized, a: number, b: number): [number, numb
 }
 
 /**
- * Token i, a word the gazetteer knows as a first name, is one alone: no ordinary word, place,
- * nationality, month, greeting, office or party label, nor a word that opens a place's name
- * ("West Ham", "New Jersey"), and no place's, body's or firm's word follows it in the run of
- * capitals ("Elias National Park"). The caller checks the first-name class.
+ * Token i, a word the gazetteer knows as a first name, is one alone: no place, nationality, month,
+ * greeting, office or party label, nor a word that opens a place's name ("West Ham", "New
+ * Jersey"); no ordinary word either ("Will", "Even"), unless a lower-case word of the sentence
+ * stands before it ("by Will Durant"); and the capitalised words after it are no place the
+ * gazetteer knows ("Free Equatorial Guinea") and hold no place's, body's or firm's word ("Elias
+ * National Park"). The caller checks the first-name class.
  */
 export function plainFirstName(doc: Tokenized, i: number, ctx: RuleContext): boolean {
   const w = doc.tokens[i].text
   return (
-    !(wordGaz(ctx, w) & (GAZ_COMMON | GAZ_PLACE | GAZ_REGION | GAZ_DEMONYM)) &&
+    !(wordGaz(ctx, w) & ((afterLowerWord(doc, i) ? 0 : GAZ_COMMON) | GAZ_PLACE | GAZ_REGION | GAZ_DEMONYM)) &&
+    !placeNamed(doc, i + 1, ctx) &&
     !MONTH_OR_DAY.test(w) &&
     !GREETING.test(w) &&
     !OFFICE.test(w) &&
@@ -1768,6 +1771,19 @@ export function plainFirstName(doc: Tokenized, i: number, ctx: RuleContext): boo
     !PLACE_OPENER.test(w) &&
     !placeOrBodyWord(doc, i + 1)
   )
+}
+/** Token i follows a lower-case word of its sentence: capitalised there, an ordinary word is a name ("by Will Durant"). */
+function afterLowerWord(doc: Tokenized, i: number): boolean {
+  return i > 0 && doc.tokens[i - 1].sent === doc.tokens[i].sent && /^\p{Ll}/u.test(doc.tokens[i - 1].text)
+}
+
+/** The run of capitalised words from token a (up to four) is a town, a country or a region the gazetteer knows ("Equatorial Guinea"). */
+function placeNamed(doc: Tokenized, a: number, ctx: RuleContext): boolean {
+  const t = doc.tokens
+  const words: string[] = []
+  for (let k = a; k < t.length && k < a + 4 && t[k].sent === t[a].sent && /^\p{Lu}/u.test(t[k].text); k++)
+    words.push(t[k].text.toLowerCase())
+  return (ctx.gaz(words) & (GAZ_PLACE | GAZ_REGION)) !== 0
 }
 const PLACE_OPENER = /^(?:North|South|East|West|Northern|Southern|Eastern|Western|Central|Upper|Lower|New|Old|Great|Little)$/
 
