@@ -440,6 +440,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     if (s.type === 'PER' && !noisy) a = initialsStart(doc, a, s.first, taken)
     // "Carl Friedrich [von Weizsäcker]": a particle and a surname after a person's name belong to it.
     if (s.type === 'PER' && !noisy) b = particleSurnameEnd(doc, a, b, taken)
+    // "Anika Noni [Rose]", "Lee Kuan [Yew]", "Johann Sebastian [Bach]": a surname the tagger left
+    // out (an ordinary word too, often) ends the person's name.
+    if (s.type === 'PER' && !noisy && b === s.last && surnameAfter(doc, a, b, taken)) taken[b++] = 1
     // A generational suffix is part of a person's name ("Martin Luther King Jr."), and so is a
     // capitalised word the tagger left between the name and the suffix ("Martin Luther [King] Jr.":
     // "king" is an ordinary word too).
@@ -1784,6 +1787,34 @@ function placeNamed(doc: Tokenized, a: number, ctx: RuleContext): boolean {
   for (let k = a; k < t.length && k < a + 4 && t[k].sent === t[a].sent && /^\p{Lu}/u.test(t[k].text); k++)
     words.push(t[k].text.toLowerCase())
   return (ctx.gaz(words) & (GAZ_PLACE | GAZ_REGION)) !== 0
+}
+/**
+ * After a person's name [a, b) of two title-case words or initials or more: one untagged title-case
+ * word of the sentence that ends the run of capitals (a lower-case word or punctuation follows, not
+ * a colon: a filing's "Name :" label) and is no month or day, nor a body's, place's, venue's, firm's
+ * or band's word, a suffix, an award, a role after a name or a day's or a road's name ("Martin
+ * Luther King Day", "Edwin O. Reischauer Professor of…", "Anthony Henday Drive").
+ */
+export function surnameAfter(doc: Tokenized, a: number, b: number, taken: Uint8Array): boolean {
+  const t = doc.tokens
+  if (b - a < 2 || b >= t.length || taken[b] || t[b].sent !== t[a].sent || !TITLE_CASE.test(t[b].text)) return false
+  const w = t[b].text
+  if (
+    MONTH_OR_DAY.test(w) ||
+    ORG_END.test(w) ||
+    GEO_HEAD.test(w) ||
+    VENUE.test(w) ||
+    NAMED_BODY.test(w) ||
+    FIRM_END.test(w) ||
+    BUILDING_OR_BODY.test(w) ||
+    BAND_END.test(w) ||
+    SUFFIX.test(w)
+  )
+    return false
+  if (/^(?:Day|Professor|Chair|Fellow|Lecturer|Drive)$/.test(w) || AWARD_END.test(w)) return false
+  if (b + 1 >= t.length || t[b + 1].sent !== t[a].sent || t[b + 1].text === ':' || /^[\p{Lu}\p{N}]/u.test(t[b + 1].text)) return false
+  for (let i = a; i < b; i++) if (!TITLE_CASE.test(t[i].text) && !/^\p{Lu}\.$/u.test(t[i].text)) return false
+  return true
 }
 const PLACE_OPENER = /^(?:North|South|East|West|Northern|Southern|Eastern|Western|Central|Upper|Lower|New|Old|Great|Little)$/
 

@@ -15,6 +15,7 @@ import {
   siblingsName,
   splitBeforeBody,
   splitPossessedBody,
+  surnameAfter,
 } from '../../src/nlp/mentions.ts'
 
 /** Token range [a, b) of `name` in the tokens of `text`. */
@@ -223,4 +224,19 @@ t.test("a body's possessive before a body's name cuts the span in two; a name wi
   ])
   t.same(split("She studied at Queen 's University in Kingston .", "Queen 's University"), ["Queen 's University"])
   t.same(split("He voted for the Convention People 's Party .", "Convention People 's Party"), ["Convention People 's Party"])
+})
+
+t.test("an untagged surname after a person's two names ends the name; a day, a road, a role or a label does not", async (t) => {
+  const after = (text: string, name: string) => {
+    const [doc, a, b] = rangeOf(text, name)
+    const taken = new Uint8Array(doc.tokens.length)
+    for (let i = a; i < b; i++) taken[i] = 1
+    return surnameAfter(doc, a, b, taken)
+  }
+  t.ok(after('She starred with Anika Noni Rose in the film .', 'Anika Noni'))
+  t.ok(after('It was led by Lee Kuan Yew , who …', 'Lee Kuan'))
+  t.notOk(after('They marked Martin Luther King Day on Monday .', 'Martin Luther'), "a day's name")
+  t.notOk(after('He was the Edwin O. Reischauer Professor of History .', 'Edwin O. Reischauer'), 'a role after the name')
+  t.notOk(after('Signed : Jonathan Medved Title : CEO', 'Jonathan Medved'), "a form's label")
+  t.notOk(after('He met Anika Noni Rose Smith .', 'Anika Noni'), 'a capital after it')
 })
