@@ -394,7 +394,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
         // last word says what the name is (a nationality before it does not make it one).
         // "2 Social Democratic and Labour Party ( SDLP": a count of seats before the name and a
         // bracket left open after it are no part of it.
-        const [first, b] = countedMisc(doc, ...trimSpan(doc, s.first, s.last, noisy, false))
+        const [first, b] = trimSpan(doc, ...countedMisc(doc, s.first, s.last), noisy, false)
         const a = b - first > 2 && doc.tokens[first].text === 'the' ? first + 1 : first
         // A body's word before "of" / "for" and a name ("Latin American School of Medicine",
         // "Hospital for Tropical Diseases") says so too.
@@ -1738,10 +1738,14 @@ export function placeAfterIn(doc: Tokenized, a: number, b: number, ctx: RuleCont
  * A miscellaneous span [a, b) opening with a count of one to three digits and a capitalised word
  * ("2 Social Democratic and Labour Party ( SDLP", an election's seats): the span without the count,
  * and ending before a bracket it leaves open, when two words or more remain; else [a, b) as it is.
+ * Not when a lower-case word ends the span: the name is then of an award or an event ("14 Academy of
+ * Country Music awards").
  */
 export function countedMisc(doc: Tokenized, a: number, b: number): [number, number] {
   const t = doc.tokens
   if (b - a < 3 || !/^\d{1,3}$/.test(t[a].text) || !/^\p{Lu}/u.test(t[a + 1].text)) return [a, b]
+  // "14 Academy of Country Music awards": what the name is of (an award, an event) is the span's.
+  if (/^\p{Ll}/u.test(t[b - 1].text)) return [a, b]
   let e = b
   for (let i = a + 2; i < b; i++)
     if (t[i].text === '(') {
@@ -1791,7 +1795,8 @@ function placeNamed(doc: Tokenized, a: number, ctx: RuleContext): boolean {
 /**
  * After a person's name [a, b) of two title-case words or initials or more: one untagged title-case
  * word of the sentence that ends the run of capitals (a lower-case word or punctuation follows, not
- * a colon: a filing's "Name :" label) and is no month or day, nor a body's, place's, venue's, firm's
+ * a colon: a filing's "Name :" label) and is no article or determiner ("Erin Potts The events…",
+ * a sentence run on), month or day, nor a body's, place's, venue's, firm's
  * or band's word, a suffix, an award, a role after a name or a day's or a road's name ("Martin
  * Luther King Day", "Edwin O. Reischauer Professor of…", "Anthony Henday Drive").
  */
@@ -1801,6 +1806,7 @@ export function surnameAfter(doc: Tokenized, a: number, b: number, taken: Uint8A
   const w = t[b].text
   if (
     MONTH_OR_DAY.test(w) ||
+    NOT_NAME_START.test(w) ||
     ORG_END.test(w) ||
     GEO_HEAD.test(w) ||
     VENUE.test(w) ||

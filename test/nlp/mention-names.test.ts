@@ -101,6 +101,11 @@ t.test('a seat count and an open bracket leave a miscellaneous span; a year or a
   )
   t.equal(cut('the 1980 Republican Party primaries', '1980 Republican Party primaries'), '1980 Republican Party primaries', 'a year')
   t.equal(cut('Seats : 2 SDLP .', '2 SDLP'), '2 SDLP', 'one word after it')
+  t.equal(
+    cut('He won 14 Academy of Country Music awards .', '14 Academy of Country Music awards'),
+    '14 Academy of Country Music awards',
+    'an award',
+  )
 })
 
 t.test(
@@ -239,4 +244,5 @@ t.test("an untagged surname after a person's two names ends the name; a day, a r
   t.notOk(after('He was the Edwin O. Reischauer Professor of History .', 'Edwin O. Reischauer'), 'a role after the name')
   t.notOk(after('Signed : Jonathan Medved Title : CEO', 'Jonathan Medved'), "a form's label")
   t.notOk(after('He met Anika Noni Rose Smith .', 'Anika Noni'), 'a capital after it')
+  t.notOk(after('Yauch and activist Erin Potts The events became annual .', 'Erin Potts'), 'an article')
 })
