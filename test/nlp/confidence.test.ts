@@ -91,7 +91,7 @@ const CONTEXT_CASES: { feature: string; fires: [string, string]; not: [string, s
   },
   { feature: 'nextComma', fires: ['They met Maria Santos, Carlos Mendes and others.', 'Maria Santos'], not: [PROSE, 'Carlos Mendes'] },
   { feature: 'capBefore', fires: ['The lawyer and New York Yankees Cortes Mendes spoke.', 'Mendes'], not: [PROSE, 'Siemens'] },
-  { feature: 'capAfter', fires: ['They met Carlos Mendes Junior on Monday.', 'Carlos Mendes'], not: [PROSE, 'Carlos Mendes'] },
+  { feature: 'capAfter', fires: ['They met Carlos Mendes The Younger on Monday.', 'Carlos Mendes'], not: [PROSE, 'Carlos Mendes'] },
   { feature: 'inBrackets', fires: ['The runner Carlos Mendes ( Portugal ) won the race.', 'Portugal'], not: [PROSE, 'Portugal'] },
   { feature: 'quoted', fires: ['The ship was called "Lisbon" by its crew.', 'Lisbon'], not: [PROSE, 'Lisbon'] },
   { feature: 'inList', fires: ['Officials from France, Brazil and Japan met on Monday.', 'Brazil'], not: [PROSE, 'Siemens'] },
