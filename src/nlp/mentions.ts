@@ -326,6 +326,8 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   tagged = splitJoined(doc, tagged)
   // "[University of Groningen and University] of Twente": two bodies' names run together.
   if (!noisy) tagged = splitBeforeBody(doc, tagged)
+  // "[Laboratory 's InfoLab Group]": a body's possessive opens the name of a body of its own.
+  if (!noisy) tagged = splitPossessedBody(doc, tagged)
   // "Emerson , [Lake & Palmer]": a name, a comma and two names joined by "&" are one name.
   if (!noisy) tagged = joinAmpersandNames(doc, tagged)
   // "James Llewellyn " Jimmy " Frise": a nickname in quotes inside a person's name.
@@ -390,7 +392,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       } else if (!noisy) {
         // "Romanian Air Force", "Philippine Senate", "Griggs Dam" read as miscellaneous names: the
         // last word says what the name is (a nationality before it does not make it one).
-        const [first, b] = trimSpan(doc, s.first, s.last, noisy, false)
+        // "2 Social Democratic and Labour Party ( SDLP": a count of seats before the name and a
+        // bracket left open after it are no part of it.
+        const [first, b] = trimSpan(doc, ...countedMisc(doc, s.first, s.last), noisy, false)
         const a = b - first > 2 && doc.tokens[first].text === 'the' ? first + 1 : first
         // A body's word before "of" / "for" and a name ("Latin American School of Medicine",
         // "Hospital for Tropical Diseases") says so too.
@@ -414,14 +418,16 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     // the head gives the type.
     let headType: EntityType | undefined
     if (s.type !== 'PER' && !noisy && (headType = ofHead(doc, a, taken))) a -= 2
-    // "Guy M. Struve": a first name right before a person's name that starts with an initial.
+    // "Guy M. Struve": a first name right before a person's name that starts with an initial;
+    // "Ted [Kennedy]", "Arthur [Miller]", "William [Gibbs McAdoo]": a first name the tagger left
+    // out, one that is no ordinary word and opens no place's or body's name (not "Will", "May",
+    // "West [Ham]", "Elias [National Park]").
     if (
       s.type === 'PER' &&
       !noisy &&
       a > 0 &&
       a === s.first &&
-      /^\p{Lu}\.$/u.test(doc.tokens[a].text) &&
-      b - a >= 2 &&
+      ((/^\p{Lu}\.$/u.test(doc.tokens[a].text) && b - a >= 2) || plainFirstName(doc, a - 1, ctx)) &&
       !taken[a - 1] &&
       doc.tokens[a - 1].sent === doc.tokens[a].sent &&
       TITLE_CASE.test(doc.tokens[a - 1].text) &&
@@ -434,6 +440,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     if (s.type === 'PER' && !noisy) a = initialsStart(doc, a, s.first, taken)
     // "Carl Friedrich [von Weizsäcker]": a particle and a surname after a person's name belong to it.
     if (s.type === 'PER' && !noisy) b = particleSurnameEnd(doc, a, b, taken)
+    // "Anika Noni [Rose]", "Lee Kuan [Yew]", "Johann Sebastian [Bach]": a surname the tagger left
+    // out (an ordinary word too, often) ends the person's name.
+    if (s.type === 'PER' && !noisy && b === s.last && surnameAfter(doc, a, b, taken)) taken[b++] = 1
     // A generational suffix is part of a person's name ("Martin Luther King Jr."), and so is a
     // capitalised word the tagger left between the name and the suffix ("Martin Luther [King] Jr.":
     // "king" is an ordinary word too).
@@ -571,6 +580,10 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       type = 'LOC'
       stated = true
     }
+    // "in Cambridge", "into Yorkshire", "near Verona": a town, a country or a region the gazetteer
+    // knows, right after a preposition of place, is the place, not a club or a person of its name.
+    // Not stated: one lives or plays in a place as well (the confidence reads the preposition).
+    if ((type === 'PER' || type === 'ORG') && !stated && !noisy && placeAfterIn(doc, a, b, ctx)) type = 'LOC'
     // "Kecskemet ( a town in Hungary )", "Lutsk , a city in Ukraine": what the name is described
     // as is a place, whatever type the tagger gave it.
     if (type !== 'LOC' && !stated && !noisy && placeApposition(doc, a, b, ctx)) {
@@ -871,11 +884,13 @@ const OF_AND_HEAD =
   /^(?:University|Universities|Academy|College|Institute|School|Society|Department|Ministry|Council|Commission|Committee|Board|Bureau|Office|Agency|Faculty|Centre|Center|Laboratory|Foundation|Association|Federation|Union|League)$/
 
 /**
- * An organization's name [a, b) ending in a head word, "of" and capitalised words, then "and" and
- * one untagged title-case word of the sentence that no capitalised word follows and that the
- * gazetteer knows as no place, first name or other name: that word ends the name ("[National
- * University of Sciences] and Technology ( NUST )"); its end, else -1. Not "the University of
- * Oxford and Cambridge University", nor "the Bank of England and Barclays" (a name of its own).
+ * An organization's name [a, b) ending in a head word, "of" and capitalised words, or of two
+ * capitalised words or more (and the joiners of, for, the), then "and" and one untagged title-case
+ * word of the sentence that no capitalised word follows and that the gazetteer knows as no place,
+ * first name or other name: that word ends the name ("[National University of Sciences] and
+ * Technology ( NUST )", "[Toulouse Chamber of Commerce] and Industry", "[Public Service] and
+ * Administration"); its end, else -1. Not "the University of Oxford and Cambridge University", nor
+ * "the Bank of England and Barclays" (a name of its own).
  */
 export function ofAndFieldEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array, ctx: RuleContext): number {
   const t = doc.tokens
@@ -883,6 +898,10 @@ export function ofAndFieldEnd(doc: Tokenized, a: number, b: number, taken: Uint8
   if (w >= t.length || t[b].text !== 'and' || taken[w] || t[w].sent !== t[a].sent || !TITLE_CASE.test(t[w].text)) return -1
   if (w + 1 < t.length && t[w + 1].sent === t[w].sent && /^\p{Lu}/u.test(t[w + 1].text)) return -1
   if (wordGaz(ctx, t[w].text) & (GAZ_PLACE | GAZ_REGION | GAZ_FIRST | GAZ_DEMONYM | GAZ_KNOWN_NAME)) return -1
+  // "Toulouse Chamber of Commerce and Industry", "Nippon Telegraph and Telephone": a name of two
+  // capitalised words or more (and joiners) goes on over "and" and such a word too; not after a
+  // body's word ("Harvard University and Yale": another name).
+  if (b - a >= 2 && allCapitalised(t, a, b) && !BODY_WORD.test(t[b - 1].text)) return w + 1
   let k = b - 1
   while (k > a && /^\p{Lu}/u.test(t[k].text)) k--
   if (k === b - 1 || k - 1 < a || t[k].text !== 'of' || !OF_AND_HEAD.test(t[k - 1].text)) return -1
@@ -1164,6 +1183,45 @@ export function splitBeforeBody(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan
     if (s.type !== 'ORG' || s.last >= t.length || t[s.last].text !== 'of' || t[s.last].sent !== t[s.first].sent) return -1
     const i = s.last - 2
     return i > s.first + 1 && t[i].text === 'and' && OF_JOIN_ORG.test(t[i + 1].text) && holdsBody(t, s.first, i) ? i : -1
+  }
+  if (!spans.some((s) => at(s) > 0)) return spans
+  return spans.flatMap((s) => {
+    const i = at(s)
+    return i > 0
+      ? [
+          { ...s, last: i },
+          { ...s, first: i + 1 },
+        ]
+      : [s]
+  })
+}
+
+// A body's head word that may own another body ("the University 's Institute for Human Gene Therapy").
+const POSSESSING_BODY =
+  /^(?:University|College|Institute|Laboratory|Laboratories|School|Academy|Church|church|Society|Foundation|Company|Corporation|Party|Council|Ministry|Department|Agency|Bank|Hospital|Museum|Center|Centre)$/
+/**
+ * An organization's span holding a body's head word, "'s" and capitalised words that end in a body's
+ * word ("[Bar-Ilan University 's Center for Strategic Studies]", "[Laboratory 's InfoLab Group]") is
+ * cut in two at the possessive: the owner and the body it owns. Not "People 's Party", "Queen 's
+ * University", "Women 's Hospital" (no body's word before "'s").
+ */
+export function splitPossessedBody(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
+  const t = doc.tokens
+  const at = (s: TaggedSpan): number => {
+    if (s.type !== 'ORG') return -1
+    for (let i = s.first + 1; i < s.last - 2; i++) {
+      if (!/^['’]s$/.test(t[i].text) || !POSSESSING_BODY.test(t[i - 1].text)) continue
+      if (!/^\p{Lu}/u.test(t[i + 1].text)) return -1
+      const last = t[s.last - 1].text
+      return ORG_END.test(last) ||
+        NAMED_BODY.test(last) ||
+        BODY_WORD.test(last) ||
+        /^(?:Group|Studies|Unit|Program|Programme)$/.test(last) ||
+        holdsBody(t, i + 1, s.last)
+        ? i
+        : -1
+    }
+    return -1
   }
   if (!spans.some((s) => at(s) > 0)) return spans
   return spans.flatMap((s) => {
@@ -1652,6 +1710,135 @@ function seatName(doc: Tokenized, a: number, b: number): boolean {
   if (b - a > 3 || a < 2 || t[a - 2].sent !== t[a].sent || !/^in$/i.test(t[a - 1].text) || !SEAT_VERB.test(t[a - 2].text)) return false
   for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text)) return false
   return !(b < t.length && t[b].sent === t[a].sent && /^\p{Lu}/u.test(t[b].text))
+}
+
+const IN_PLACE = /^(?:in|into|near|throughout|across|outside)$/
+
+/**
+ * [a, b), one or two title-case words right after in / into / near / throughout / across /
+ * outside, which the gazetteer knows as a town, a country or a region and not as a first name, and
+ * that no capitalised word, possessive or number follows ("born in Cambridge", "incorporated into
+ * Yorkshire"; not "in Liverpool 's win", "in Lancashire 250").
+ */
+export function placeAfterIn(doc: Tokenized, a: number, b: number, ctx: RuleContext): boolean {
+  const t = doc.tokens
+  if (b - a > 2 || a < 1 || !IN_PLACE.test(t[a - 1].text) || t[a - 1].sent !== t[a].sent) return false
+  const words: string[] = []
+  for (let i = a; i < b; i++) {
+    if (!TITLE_CASE.test(t[i].text)) return false
+    words.push(t[i].text.toLowerCase())
+  }
+  if (b < t.length && t[b].sent === t[a].sent && (/^\p{Lu}/u.test(t[b].text) || /^['’]s?$/.test(t[b].text) || /^\d/.test(t[b].text)))
+    return false
+  const g = ctx.gaz(words)
+  return (g & (GAZ_PLACE | GAZ_REGION)) !== 0 && (g & GAZ_FIRST) === 0
+}
+
+/**
+ * A miscellaneous span [a, b) opening with a count of one to three digits and a capitalised word
+ * ("2 Social Democratic and Labour Party ( SDLP", an election's seats): the span without the count,
+ * and ending before a bracket it leaves open, when two words or more remain; else [a, b) as it is.
+ * Not when a lower-case word ends the span: the name is then of an award or an event ("14 Academy of
+ * Country Music awards").
+ */
+export function countedMisc(doc: Tokenized, a: number, b: number): [number, number] {
+  const t = doc.tokens
+  if (b - a < 3 || !/^\d{1,3}$/.test(t[a].text) || !/^\p{Lu}/u.test(t[a + 1].text)) return [a, b]
+  // "14 Academy of Country Music awards": what the name is of (an award, an event) is the span's.
+  if (/^\p{Ll}/u.test(t[b - 1].text)) return [a, b]
+  let e = b
+  for (let i = a + 2; i < b; i++)
+    if (t[i].text === '(') {
+      let closed = false
+      for (let k = i + 1; k < b; k++) if (t[k].text === ')') closed = true
+      if (!closed) e = i
+      break
+    }
+  return e - a - 1 >= 2 ? [a + 1, e] : [a, b]
+}
+
+/**
+ * Token i, a word the gazetteer knows as a first name, is one alone: no place, nationality, month,
+ * greeting, office or party label, nor a word that opens a place's name ("West Ham", "New
+ * Jersey"); no ordinary word either ("Will", "Even"), unless a lower-case word of the sentence
+ * stands before it ("by Will Durant"); and the capitalised words after it are no place the
+ * gazetteer knows ("Free Equatorial Guinea") and hold no place's, body's or firm's word ("Elias
+ * National Park"). The caller checks the first-name class.
+ */
+export function plainFirstName(doc: Tokenized, i: number, ctx: RuleContext): boolean {
+  const w = doc.tokens[i].text
+  return (
+    !(wordGaz(ctx, w) & ((afterLowerWord(doc, i) ? 0 : GAZ_COMMON) | GAZ_PLACE | GAZ_REGION | GAZ_DEMONYM)) &&
+    !placeNamed(doc, i + 1, ctx) &&
+    !MONTH_OR_DAY.test(w) &&
+    !GREETING.test(w) &&
+    !OFFICE.test(w) &&
+    !RULER_TITLE.test(w) &&
+    !PARTY_MEMBER.test(w) &&
+    !PLACE_OPENER.test(w) &&
+    !placeOrBodyWord(doc, i + 1)
+  )
+}
+/** Token i follows a lower-case word of its sentence: capitalised there, an ordinary word is a name ("by Will Durant"). */
+function afterLowerWord(doc: Tokenized, i: number): boolean {
+  return i > 0 && doc.tokens[i - 1].sent === doc.tokens[i].sent && /^\p{Ll}/u.test(doc.tokens[i - 1].text)
+}
+
+/** The run of capitalised words from token a (up to four) is a town, a country or a region the gazetteer knows ("Equatorial Guinea"). */
+function placeNamed(doc: Tokenized, a: number, ctx: RuleContext): boolean {
+  const t = doc.tokens
+  const words: string[] = []
+  for (let k = a; k < t.length && k < a + 4 && t[k].sent === t[a].sent && /^\p{Lu}/u.test(t[k].text); k++)
+    words.push(t[k].text.toLowerCase())
+  return (ctx.gaz(words) & (GAZ_PLACE | GAZ_REGION)) !== 0
+}
+/**
+ * After a person's name [a, b) of two title-case words or initials or more: one untagged title-case
+ * word of the sentence that ends the run of capitals (a lower-case word or punctuation follows, not
+ * a colon: a filing's "Name :" label) and is no article or determiner ("Erin Potts The events…",
+ * a sentence run on), month or day, nor a body's, place's, venue's, firm's
+ * or band's word, a suffix, an award, a role after a name or a day's or a road's name ("Martin
+ * Luther King Day", "Edwin O. Reischauer Professor of…", "Anthony Henday Drive").
+ */
+export function surnameAfter(doc: Tokenized, a: number, b: number, taken: Uint8Array): boolean {
+  const t = doc.tokens
+  if (b - a < 2 || b >= t.length || taken[b] || t[b].sent !== t[a].sent || !TITLE_CASE.test(t[b].text)) return false
+  const w = t[b].text
+  if (
+    MONTH_OR_DAY.test(w) ||
+    NOT_NAME_START.test(w) ||
+    ORG_END.test(w) ||
+    GEO_HEAD.test(w) ||
+    VENUE.test(w) ||
+    NAMED_BODY.test(w) ||
+    FIRM_END.test(w) ||
+    BUILDING_OR_BODY.test(w) ||
+    BAND_END.test(w) ||
+    SUFFIX.test(w)
+  )
+    return false
+  if (/^(?:Day|Professor|Chair|Fellow|Lecturer|Drive)$/.test(w) || AWARD_END.test(w)) return false
+  if (b + 1 >= t.length || t[b + 1].sent !== t[a].sent || t[b + 1].text === ':' || /^[\p{Lu}\p{N}]/u.test(t[b + 1].text)) return false
+  for (let i = a; i < b; i++) if (!TITLE_CASE.test(t[i].text) && !/^\p{Lu}\.$/u.test(t[i].text)) return false
+  return true
+}
+const PLACE_OPENER = /^(?:North|South|East|West|Northern|Southern|Eastern|Western|Central|Upper|Lower|New|Old|Great|Little)$/
+
+/** A place's, a body's or a firm's word in the run of capitalised words from token a (up to six). */
+function placeOrBodyWord(doc: Tokenized, a: number): boolean {
+  const t = doc.tokens
+  for (let k = a; k < t.length && k < a + 6 && t[k].sent === t[a].sent && /^\p{Lu}/u.test(t[k].text); k++) {
+    const w = t[k].text
+    if (ORG_END.test(w) || GEO_HEAD.test(w) || VENUE.test(w) || BUILDING_OR_BODY.test(w) || PLACE_DESIGNATOR.test(w) || FIRM_END.test(w))
+      return true
+  }
+  return false
+}
+
+/** Tokens [a, b) are capitalised words or the joiners of, for, the. */
+function allCapitalised(t: Token[], a: number, b: number): boolean {
+  for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text) && !/^(?:of|for|the)$/.test(t[i].text)) return false
+  return true
 }
 
 const BOOK_CLUB = /^(?:Club|Society|Association|Company|Press|Foundation|Trust)$/

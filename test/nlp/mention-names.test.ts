@@ -4,7 +4,19 @@ import t from 'tap'
 import { mentionFromTokens, type EntityType } from '../../src/nlp/entities.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { GAZ_CLASSES } from '../../src/nlp/features/lexicon.ts'
-import { authoredWork, foreignPartyName, joinForNames, ofAndFieldEnd, siblingsName, splitBeforeBody } from '../../src/nlp/mentions.ts'
+import {
+  authoredWork,
+  countedMisc,
+  foreignPartyName,
+  joinForNames,
+  ofAndFieldEnd,
+  placeAfterIn,
+  plainFirstName,
+  siblingsName,
+  splitBeforeBody,
+  splitPossessedBody,
+  surnameAfter,
+} from '../../src/nlp/mentions.ts'
 
 /** Token range [a, b) of `name` in the tokens of `text`. */
 const rangeOf = (text: string, name: string): [ReturnType<typeof tokenize>, number, number] => {
@@ -41,8 +53,88 @@ t.test('"and" and one field end a body\'s "of" name; not a name of its own, nor 
   t.equal(end('Colleges such as the Institute of Management and Health and others .', 'Institute of Management'), 9)
   t.equal(end('He studied at the University of Oxford and Cambridge University .', 'University of Oxford'), -1, 'a capital after it')
   t.equal(end('He studied at the University of Oxford and Cambridge .', 'University of Oxford'), -1, 'a place')
-  t.equal(end('He taught at Harvard University and Yale .', 'Harvard University'), -1, 'no "of" name')
+  t.equal(end('He taught at Harvard University and Yale .', 'Harvard University'), -1, "after a body's word")
 })
+
+t.test('a name of capitals goes on over "and" and one field word; not a place, nor a capital after it', async (t) => {
+  const ctx = { gaz: (words: string[]) => (words.join(' ') === 'lyon' ? 1 << GAZ_CLASSES.indexOf('city') : 0) }
+  const end = (text: string, name: string) => {
+    const [doc, a, b] = rangeOf(text, name)
+    const taken = new Uint8Array(doc.tokens.length)
+    for (let i = a; i < b; i++) taken[i] = 1
+    return ofAndFieldEnd(doc, a, b, taken, ctx)
+  }
+  t.equal(end('It was founded by the Toulouse Chamber of Commerce and Industry in 1903 .', 'Toulouse Chamber of Commerce'), 11)
+  t.equal(end('She was Minister of Public Service and Administration until 2017 .', 'Public Service'), 8)
+  t.equal(end('It was founded by the Toulouse Chamber of Commerce and Lyon in 1903 .', 'Toulouse Chamber of Commerce'), -1, 'a place')
+  t.equal(end('Shares of Tyndall Australia and Mid-East Minerals rose .', 'Tyndall Australia'), -1, 'a capital after it')
+})
+
+t.test('a known place right after "in" / "into" / "near" is a place; not a club before a score, nor a first name', async (t) => {
+  const ctx = {
+    gaz: (words: string[]) =>
+      words.join(' ') === 'yorkshire'
+        ? 1 << GAZ_CLASSES.indexOf('region')
+        : words.join(' ') === 'florence'
+          ? (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf('first'))
+          : 0,
+  }
+  t.ok(placeAfterIn(...rangeOf('It was incorporated into Yorkshire in 1888 .', 'Yorkshire'), ctx))
+  t.notOk(placeAfterIn(...rangeOf('He scored 120 in Yorkshire 250 .', 'Yorkshire'), ctx), 'a number after it')
+  t.notOk(placeAfterIn(...rangeOf('It was a draw against Yorkshire .', 'Yorkshire'), ctx), 'no preposition of place')
+  t.notOk(placeAfterIn(...rangeOf('He believed in Florence , his wife .', 'Florence'), ctx), 'a first name too')
+})
+
+t.test('a seat count and an open bracket leave a miscellaneous span; a year or a closed bracket do not', async (t) => {
+  const cut = (text: string, name: string) => {
+    const [doc, a, b] = rangeOf(text, name)
+    const [x, y] = countedMisc(doc, a, b)
+    return text.slice(doc.tokens[x].start, doc.tokens[y - 1].end)
+  }
+  t.equal(
+    cut('Seats : 3 UUP and 2 Social Democratic and Labour Party ( SDLP ) .', '2 Social Democratic and Labour Party ( SDLP'),
+    'Social Democratic and Labour Party',
+  )
+  t.equal(
+    cut('Seats : 6 Alliance Party of Northern Ireland .', '6 Alliance Party of Northern Ireland'),
+    'Alliance Party of Northern Ireland',
+  )
+  t.equal(cut('the 1980 Republican Party primaries', '1980 Republican Party primaries'), '1980 Republican Party primaries', 'a year')
+  t.equal(cut('Seats : 2 SDLP .', '2 SDLP'), '2 SDLP', 'one word after it')
+  t.equal(
+    cut('He won 14 Academy of Country Music awards .', '14 Academy of Country Music awards'),
+    '14 Academy of Country Music awards',
+    'an award',
+  )
+})
+
+t.test(
+  "a first name alone before a person joins them; an ordinary word opening a sentence, a place's opener, a place or a park's name does not",
+  async (t) => {
+    const first = 1 << GAZ_CLASSES.indexOf('first')
+    const common = 1 << GAZ_CLASSES.indexOf('common')
+    const country = 1 << GAZ_CLASSES.indexOf('country')
+    const gaz: Record<string, number> = {
+      ted: first,
+      will: first | common,
+      west: first,
+      elias: first,
+      free: first | common,
+      'equatorial guinea': country,
+    }
+    const ctx = { gaz: (words: string[]) => gaz[words.join(' ')] ?? 0 }
+    const plain = (text: string, word: string) => {
+      const [doc, a] = rangeOf(text, word)
+      return plainFirstName(doc, a, ctx)
+    }
+    t.ok(plain('He lost to Ted Kennedy in 1980 .', 'Ted'))
+    t.ok(plain('It is a history by Will Durant .', 'Will'), 'an ordinary word after a lower-case one')
+    t.notOk(plain('Will Carling led England .', 'Will'), 'an ordinary word opening the sentence')
+    t.notOk(plain('They beat West Ham at home .', 'West'), "a place's opener")
+    t.notOk(plain('They camped in Elias National Park .', 'Elias'), "a park's name")
+    t.notOk(plain('He called for a Free Equatorial Guinea .', 'Free'), 'a place after it')
+  },
+)
 
 t.test('a body\'s name, "for" and an organization after it are one organization; a person after "for" is not', async (t) => {
   const joined = (text: string, spans: [number, number, EntityType][]) => {
@@ -121,4 +213,36 @@ t.test('what is written is a work; a person whose work is named after them is no
   t.notOk(authoredWork(...rangeOf("She co-wrote Martina McBride 's 2002 single .", 'Martina McBride')))
   t.notOk(authoredWork(...rangeOf('He wrote to Oliver Twist in May .', 'Oliver Twist')))
   t.notOk(authoredWork(...rangeOf('The author of the report , John Smith , resigned .', 'John Smith')))
+})
+
+t.test("a body's possessive before a body's name cuts the span in two; a name with \"'s\" inside it is left whole", async (t) => {
+  const split = (text: string, name: string) => {
+    const [doc, a, b] = rangeOf(text, name)
+    return splitPossessedBody(doc, [{ type: 'ORG', first: a, last: b }]).map((s) =>
+      text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end),
+    )
+  }
+  t.same(split("He joined the Laboratory 's InfoLab Group in 2001 .", "Laboratory 's InfoLab Group"), ['Laboratory', 'InfoLab Group'])
+  t.same(split("He led Bar-Ilan University 's Center for Strategic Studies .", "Bar-Ilan University 's Center for Strategic Studies"), [
+    'Bar-Ilan University',
+    'Center for Strategic Studies',
+  ])
+  t.same(split("She studied at Queen 's University in Kingston .", "Queen 's University"), ["Queen 's University"])
+  t.same(split("He voted for the Convention People 's Party .", "Convention People 's Party"), ["Convention People 's Party"])
+})
+
+t.test("an untagged surname after a person's two names ends the name; a day, a road, a role or a label does not", async (t) => {
+  const after = (text: string, name: string) => {
+    const [doc, a, b] = rangeOf(text, name)
+    const taken = new Uint8Array(doc.tokens.length)
+    for (let i = a; i < b; i++) taken[i] = 1
+    return surnameAfter(doc, a, b, taken)
+  }
+  t.ok(after('She starred with Anika Noni Rose in the film .', 'Anika Noni'))
+  t.ok(after('It was led by Lee Kuan Yew , who …', 'Lee Kuan'))
+  t.notOk(after('They marked Martin Luther King Day on Monday .', 'Martin Luther'), "a day's name")
+  t.notOk(after('He was the Edwin O. Reischauer Professor of History .', 'Edwin O. Reischauer'), 'a role after the name')
+  t.notOk(after('Signed : Jonathan Medved Title : CEO', 'Jonathan Medved'), "a form's label")
+  t.notOk(after('He met Anika Noni Rose Smith .', 'Anika Noni'), 'a capital after it')
+  t.notOk(after('Yauch and activist Erin Potts The events became annual .', 'Erin Potts'), 'an article')
 })
