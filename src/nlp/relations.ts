@@ -1011,6 +1011,7 @@ function pushKillCues(
   if (before) f.push(feat(R.killCue, 16 + fw, tp))
 }
 
+// Words that say where a person lives or was born (CoNLL04 annotates birthplaces as residence).
 const RESIDENCE_WORDS = new Set(
   'lives lived live living resident residents native natives born home hometown grew moved settled'.split(' ').map((w) => fnv(w)),
 )
@@ -1019,9 +1020,9 @@ const RESIDENCE_WORDS = new Set(
  * The word between a pair of one sentence that says the relation (a kill word between two
  * persons, a residence or birth word between a person and a place; of several, the one nearest
  * either mention) and whether another name of the same type as the mention on each side stands
- * between that word and the mention: the word is then said of the nearer one ("Yeltsin gave him documents on the Oswald case , who … killed President
- * Kennedy": Oswald, not Yeltsin, stands next to "killed"). By direction and whether "by" follows
- * the word.
+ * between that word and the mention: the word is then said of the nearer one ("Yeltsin gave him
+ * documents on the Oswald case , who … killed President Kennedy": Oswald, not Yeltsin, stands
+ * next to "killed"). By direction and whether "by" follows the word.
  */
 export function pushNearerToCue(
   f: number[],
