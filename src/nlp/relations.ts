@@ -552,6 +552,7 @@ const R = {
   agentByFar: 95,
   orgNames: 96,
   nameList: 101,
+  nearerCue: 104,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -783,6 +784,7 @@ export function relationFeatures(
   pushOrgSideCues(f, words, s, t, forward, sent, tp)
   pushKinList(f, words, a, b, sentAnchors, sent, tp)
   pushNameList(f, doc, words, a, b, sentAnchors, tp)
+  pushNearerToCue(f, words, a, b, sentAnchors, forward, tp)
   pushAgentBy(f, words, s, t, tp)
   pushAgentByFar(f, doc, words, s, t, tp)
   pushOrgPairCues(f, words, s, t, a, b, sent, tp)
@@ -1007,6 +1009,47 @@ function pushKillCues(
   const fw = forward ? 1 : 0
   if (between) f.push(feat(R.killCue, far + between * 2 + fw, tp))
   if (before) f.push(feat(R.killCue, 16 + fw, tp))
+}
+
+// Words that say where a person lives or was born (CoNLL04 annotates birthplaces as residence).
+const RESIDENCE_WORDS = new Set(
+  'lives lived live living resident residents native natives born home hometown grew moved settled'.split(' ').map((w) => fnv(w)),
+)
+
+/**
+ * The word between a pair of one sentence that says the relation (a kill word between two
+ * persons, a residence or birth word between a person and a place; of several, the one nearest
+ * either mention) and whether another name of the same type as the mention on each side stands
+ * between that word and the mention: the word is then said of the nearer one ("Yeltsin gave him
+ * documents on the Oswald case , who … killed President Kennedy": Oswald, not Yeltsin, stands
+ * next to "killed"). By direction and whether "by" follows the word.
+ */
+export function pushNearerToCue(
+  f: number[],
+  words: Uint32Array,
+  a: Anchor,
+  b: Anchor,
+  sentAnchors: Anchor[],
+  forward: boolean,
+  tp: number,
+): void {
+  const ta = a.entity.type
+  const tb = b.entity.type
+  const per = ta === 'PER' ? a : tb === 'PER' ? b : undefined
+  if (!per || a.pronoun || b.pronoun) return
+  const other = per === a ? b : a
+  const cues = other.entity.type === 'PER' ? KILL_WORDS : other.entity.type === 'LOC' ? RESIDENCE_WORDS : undefined
+  if (!cues) return
+  let k = -1
+  for (let i = a.last; i < b.first; i++)
+    if (cues.has(words[i]) && (k < 0 || Math.min(i - a.last, b.first - 1 - i) < Math.min(k - a.last, b.first - 1 - k))) k = i
+  if (k < 0) return
+  const between = (from: number, to: number, type: string) =>
+    sentAnchors.some((o) => o.entity !== a.entity && o.entity !== b.entity && o.entity.type === type && o.first >= from && o.last <= to)
+  const na = between(a.last, k, ta) ? 1 : 0
+  const nb = between(k + 1, b.first, tb) ? 1 : 0
+  const by = words[k + 1] === BY ? 1 : 0
+  f.push(feat(R.nearerCue, na * 2 + nb + 4 * (forward ? 1 : 0) + 8 * by, tp))
 }
 
 // Verbs whose agent follows "by" ("a label started by Julie Doiron", "a company owned by the
