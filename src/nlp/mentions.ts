@@ -2268,6 +2268,8 @@ export function madeProducts(doc: Tokenized, spans: TaggedSpan[], ctx: RuleConte
           .map((x) => x.text)
           .join(' '),
       )
+  const miscAt = new Map<number, TaggedSpan>()
+  for (const s of spans) if (s.type === 'MISC') miscAt.set(s.first, s)
   for (const s of spans) {
     // A name ending in a lower-case word is a kind or a field ("Celtic rock", "neural network"),
     // one ending in an award's, an event's or a body's word is not made ("Booker Prize").
@@ -2299,7 +2301,21 @@ export function madeProducts(doc: Tokenized, spans: TaggedSpan[], ctx: RuleConte
     // then lower-case words, numbers or miscellaneous names (a nationality) up to the verb.
     if (!made && copulaMadeBy(doc, s, agentAt, spans)) made = true
     // "the Atari 5200 console", "the Kingdom Hearts series": a kind of product right after the name.
-    if (!made && s.last < t.length && t[s.last].sent === t[s.first].sent && MADE_KIND.test(t[s.last].text)) made = true
+    // So for the names of a list the kind ends ("the Final Fantasy , Dragon Quest , and Kingdom
+    // Hearts series", "Its Buick , Chevrolet and Cadillac brands"): commas, "and" / "or" and the
+    // tagger's miscellaneous names up to the kind.
+    if (!made) {
+      let k = s.last
+      for (;;) {
+        let j = k
+        if (j < t.length && t[j].text === ',') j++
+        if (j < t.length && /^(?:and|or)$/.test(t[j].text)) j++
+        const o = j > k ? miscAt.get(j) : undefined
+        if (!o) break
+        k = o.last
+      }
+      made = k < t.length && t[k].sent === t[s.first].sent && MADE_KIND.test(t[k].text)
+    }
     // "Roketsan produces the Cirit", "Intel released its Broadwell": the maker, at most three
     // words, the verb, then lower-case words only.
     // The name must not modify a noun after it ("built several Buddhist schools").

@@ -1286,6 +1286,11 @@ t.test('a miscellaneous name that an organization or a person made is an object'
   // Opening with an organization's whole name, or followed by a kind of product.
   t.same(made('[ORG:Google] sold it through [MISC:Google Play] .'), ['OBJ:Google Play'])
   t.same(made('It became the pack-in game for the [MISC:Atari 5200] console .'), ['OBJ:Atari 5200'])
+  t.same(made('It is known for the [MISC:Final Fantasy] , [MISC:Dragon Quest] , and [MISC:Kingdom Hearts] series .'), [
+    'OBJ:Final Fantasy',
+    'OBJ:Dragon Quest',
+    'OBJ:Kingdom Hearts',
+  ])
   // Not fired: a nationality before a verb of making, an event, a name with no maker or kind, a
   // miscellaneous name that only shares a word with an organization, a verb of making without "by".
   t.same(made('It is an [MISC:American] video game developed by [ORG:Ubisoft] .'), [])
@@ -1297,4 +1302,5 @@ t.test('a miscellaneous name that an organization or a person made is an object'
   t.same(made('The [ORG:Theosophical Society] built several [MISC:Buddhist] schools .'), [])
   t.same(made('[ORG:PLO] leaders signed the [MISC:PLO - Israel] deal .'), [])
   t.same(made('[PER:Smith] was part of the [MISC:Celtic rock] series .'), [])
+  t.same(made('He played [MISC:Celtic rock] , [MISC:Irish] folk and [MISC:Punk] songs .'), [])
 })
