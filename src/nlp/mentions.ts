@@ -2217,19 +2217,18 @@ const MADE_BY = /^(?:developed|manufactured|produced|built|designed|released|pub
 const MAKES =
   /^(?:develops|developed|manufactures|manufactured|produces|produced|builds|built|designs|designed|releases|released|publishes|published|markets|marketed|launches|launched|introduced|unveiled)$/
 
-const NOT_A_NOUN = /^(?:and|or|in|on|at|for|with|to|from|by|which|that|was|is|were|are|as|of|the|a|an|has|had|have|in)$/
+// Words after a name that show it is not a noun's modifier.
+const NOT_A_NOUN = /^(?:and|or|in|on|at|for|with|to|from|by|which|that|was|is|were|are|as|of|the|a|an|has|had|have)$/
 const MADE_BY_GAP = /^(?:which|that|was|were|is|are|has|have|had|been|being|originally|first|later|also|jointly|initially)$/
 // Kinds of product written right after a product's name ("the Atari 5200 console").
 const MADE_KIND =
   /^(?:console|consoles|device|devices|smartphone|smartphones|brand|brands|franchise|microarchitecture|processors|CPUs|cars|vehicles|aircraft|missiles|rifle|software|series)$/
 
 /** A miscellaneous span s, a copula, up to twelve lower-case words, numbers or miscellaneous names, a verb of making, "by" and its agent. */
-function copulaMadeBy(doc: Tokenized, s: TaggedSpan, agentAt: Map<number, TaggedSpan>, spans: TaggedSpan[]): boolean {
+function copulaMadeBy(doc: Tokenized, s: TaggedSpan, agentAt: Map<number, TaggedSpan>, miscAt: Map<number, TaggedSpan>): boolean {
   const t = doc.tokens
   let k = s.last
   if (k >= t.length || !/^(?:is|was|are|were)$/.test(t[k].text) || t[k].sent !== t[s.first].sent) return false
-  const miscAt = new Map<number, TaggedSpan>()
-  for (const o of spans) if (o.type === 'MISC') miscAt.set(o.first, o)
   for (k++; k < t.length && k - s.last <= 12 && t[k].sent === t[s.first].sent; k++) {
     if (MADE_BY.test(t[k].text) && t[k + 1]?.text === 'by') {
       for (let j = k + 2; j < t.length && j <= k + 4 && t[j].sent === t[k].sent; j++) {
@@ -2248,9 +2247,11 @@ function copulaMadeBy(doc: Tokenized, s: TaggedSpan, agentAt: Map<number, Tagged
 /**
  * The tagger's miscellaneous spans that are products or works by what the text says of them: the
  * object of a verb of making with an organization or a person as its agent ("X , developed by
- * [ORG]", "[ORG] released the X"; only lower-case words between the verb and the name), or a name
- * that opens with the whole of an organization's name found elsewhere in the text ("Google Play"
- * where "Google" is an organization). Made objects, marked as titles.
+ * [ORG]", "X is a 2003 video game developed by [ORG]", "[ORG] released the X"), a name (or a list of
+ * names) right before a kind of product ("the Atari 5200 console"), or a name that opens with the
+ * whole of an organization's name found elsewhere in the text ("Google Play" where "Google" is an
+ * organization). Not names ending in a lower-case word, an award's or a body's word, nor
+ * nationalities. Made objects, marked as titles.
  */
 export function madeProducts(doc: Tokenized, spans: TaggedSpan[], ctx: RuleContext): Mention[] {
   const t = doc.tokens
@@ -2299,7 +2300,7 @@ export function madeProducts(doc: Tokenized, spans: TaggedSpan[], ctx: RuleConte
     }
     // "Nexus Q is a discontinued digital media player developed by Google": the name, a copula,
     // then lower-case words, numbers or miscellaneous names (a nationality) up to the verb.
-    if (!made && copulaMadeBy(doc, s, agentAt, spans)) made = true
+    if (!made && copulaMadeBy(doc, s, agentAt, miscAt)) made = true
     // "the Atari 5200 console", "the Kingdom Hearts series": a kind of product right after the name.
     // So for the names of a list the kind ends ("the Final Fantasy , Dragon Quest , and Kingdom
     // Hearts series", "Its Buick , Chevrolet and Cadillac brands"): commas, "and" / "or" and the
@@ -2317,8 +2318,8 @@ export function madeProducts(doc: Tokenized, spans: TaggedSpan[], ctx: RuleConte
       made = k < t.length && t[k].sent === t[s.first].sent && MADE_KIND.test(t[k].text)
     }
     // "Roketsan produces the Cirit", "Intel released its Broadwell": the maker, at most three
-    // words, the verb, then lower-case words only.
-    // The name must not modify a noun after it ("built several Buddhist schools").
+    // words, the verb, then up to three lower-case words; the name must not modify a noun after
+    // it ("built several Buddhist schools").
     const next = s.last < t.length && t[s.last].sent === t[s.first].sent ? t[s.last].text : '.'
     if (!made && !(/^\p{Ll}/u.test(next) && !NOT_A_NOUN.test(next))) {
       let j = s.first - 1
