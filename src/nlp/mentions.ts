@@ -2344,6 +2344,15 @@ export function madeProducts(doc: Tokenized, spans: TaggedSpan[], ctx: RuleConte
           )
     if (made) out.push(titled(mentionFromTokens(doc.text, t, s.first, s.last, 'OBJ')))
   }
+  // The text's other miscellaneous spans of a made name are the same product ("Nexus Q").
+  const made = new Set(out.map((m) => m.text))
+  const firsts = new Set(out.map((m) => m.first))
+  for (const s of spans)
+    if (s.type === 'MISC' && !firsts.has(s.first)) {
+      const m = mentionFromTokens(doc.text, t, s.first, s.last, 'OBJ')
+      if (made.has(m.text)) out.push(titled(m))
+    }
+  out.sort((x, y) => x.first - y.first)
   return out
 }
 

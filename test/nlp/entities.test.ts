@@ -1291,6 +1291,11 @@ t.test('a miscellaneous name that an organization or a person made is an object'
     'OBJ:Dragon Quest',
     'OBJ:Kingdom Hearts',
   ])
+  // The text's other spans of a made name are objects too; a name not made stays out.
+  t.same(made('[MISC:Nexus Q] is a media player developed by [ORG:Google] . Later the [MISC:Nexus Q] and [MISC:Android] sold .'), [
+    'OBJ:Nexus Q',
+    'OBJ:Nexus Q',
+  ])
   // Not fired: a nationality before a verb of making, an event, a name with no maker or kind, a
   // miscellaneous name that only shares a word with an organization, a verb of making without "by".
   t.same(made('It is an [MISC:American] video game developed by [ORG:Ubisoft] .'), [])
