@@ -348,6 +348,10 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   // So is a name the tagger found (of any type, a miscellaneous one too) right before a year in
   // brackets ("The Turn of the Screw ( 1898 )"), run back over the title's words.
   if (!noisy) for (const m of yearTitles(doc, tagged)) if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
+  // A miscellaneous name that the text says an organization or a person made ("the Lumia 920 ,
+  // developed by Nokia", "Roketsan produces the Cirit"), or that opens with an organization's
+  // name found in the text ("Toyota Aurion" where "Toyota" is one), is a product or a work.
+  if (!noisy) for (const m of madeProducts(doc, tagged, ctx)) if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
   // Names listed after "bands such as" or "groups including" are organizations, whatever type
   // the tagger gave them (bands read as persons, places or titles).
   if (!noisy) for (const m of groupLists(doc, tagged, ctx)) if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
@@ -2391,6 +2395,151 @@ function yearTitles(doc: Tokenized, spans: ReturnType<typeof tagDocument>['spans
     if ((s.type !== 'MISC' && s.type !== 'OBJ') || NOT_A_WORK.test(t[b - 1].text)) continue
     out.push(titled(mentionFromTokens(doc.text, t, titleStart(doc, s, spans), b, 'OBJ')))
   }
+  return out
+}
+
+// Verbs of making: before "by" and the maker ("developed by Nokia"), or after the maker and
+// before what was made ("Toyota manufactured the Aurion").
+const MADE_BY = /^(?:developed|manufactured|produced|built|designed|released|published|marketed|launched|introduced)$/
+const MAKES =
+  /^(?:develops|developed|manufactures|manufactured|produces|produced|builds|built|designs|designed|releases|released|publishes|published|markets|marketed|launches|launched|introduced|unveiled)$/
+
+// Words after a name that show it is not a noun's modifier.
+const NOT_A_NOUN = /^(?:and|or|in|on|at|for|with|to|from|by|which|that|was|is|were|are|as|of|the|a|an|has|had|have)$/
+const MADE_BY_GAP = /^(?:which|that|was|were|is|are|has|have|had|been|being|originally|first|later|also|jointly|initially)$/
+// Kinds of product written right after a product's name ("the Atari 5200 console").
+const MADE_KIND =
+  /^(?:console|consoles|device|devices|smartphone|smartphones|brand|brands|franchise|microarchitecture|processors|CPUs|cars|vehicles|aircraft|missiles|rifle|software|series)$/
+
+/** A miscellaneous span s, a copula, up to twelve lower-case words, numbers or miscellaneous names, a verb of making, "by" and its agent. */
+function copulaMadeBy(doc: Tokenized, s: TaggedSpan, agentAt: Map<number, TaggedSpan>, miscAt: Map<number, TaggedSpan>): boolean {
+  const t = doc.tokens
+  let k = s.last
+  if (k >= t.length || !/^(?:is|was|are|were)$/.test(t[k].text) || t[k].sent !== t[s.first].sent) return false
+  for (k++; k < t.length && k - s.last <= 12 && t[k].sent === t[s.first].sent; k++) {
+    if (MADE_BY.test(t[k].text) && t[k + 1]?.text === 'by') {
+      for (let j = k + 2; j < t.length && j <= k + 4 && t[j].sent === t[k].sent; j++) {
+        if (agentAt.has(j)) return true
+        if (!/^\p{Ll}+$/u.test(t[j].text)) break
+      }
+      return false
+    }
+    const o = miscAt.get(k)
+    if (o) k = o.last - 1
+    else if (!/^(?:\p{Ll}+|\p{N}+|-)$/u.test(t[k].text)) return false
+  }
+  return false
+}
+
+/**
+ * The tagger's miscellaneous spans that are products or works by what the text says of them: the
+ * object of a verb of making with an organization or a person as its agent ("X , developed by
+ * [ORG]", "X is a 2003 video game developed by [ORG]", "[ORG] released the X"), a name (or a list of
+ * names) right before a kind of product ("the Atari 5200 console"), or a name that opens with the
+ * whole of an organization's name found elsewhere in the text ("Google Play" where "Google" is an
+ * organization). Not names ending in a lower-case word, an award's or a body's word, nor
+ * nationalities. Made objects, marked as titles.
+ */
+export function madeProducts(doc: Tokenized, spans: TaggedSpan[], ctx: RuleContext): Mention[] {
+  const t = doc.tokens
+  const out: Mention[] = []
+  const agentAt = new Map<number, TaggedSpan>()
+  for (const s of spans) if (s.type === 'ORG' || s.type === 'PER') agentAt.set(s.first, s)
+  const agentEndingAt = new Map<number, TaggedSpan>()
+  for (const s of spans) if (s.type === 'ORG' || s.type === 'PER') agentEndingAt.set(s.last, s)
+  const orgNames = new Set<string>()
+  for (const s of spans)
+    if (s.type === 'ORG')
+      orgNames.add(
+        t
+          .slice(s.first, s.last)
+          .map((x) => x.text)
+          .join(' '),
+      )
+  const miscAt = new Map<number, TaggedSpan>()
+  for (const s of spans) if (s.type === 'MISC') miscAt.set(s.first, s)
+  for (const s of spans) {
+    // A name ending in a lower-case word is a kind or a field ("Celtic rock", "neural network"),
+    // one ending in an award's, an event's or a body's word is not made ("Booker Prize").
+    if (s.type !== 'MISC' || !/^[\p{Lu}\p{N}]/u.test(t[s.first].text) || !/^[\p{Lu}\p{N}+]/u.test(t[s.last - 1].text)) continue
+    if (
+      NOT_A_WORK.test(t[s.last - 1].text) ||
+      /^(?:Society|Consortium|Association|Institute|Council|Committee|League)$/.test(t[s.last - 1].text)
+    )
+      continue
+    // A nationality is no product ("German cars", "Bosnian Serb policemen").
+    if (wordGaz(ctx, t[s.last - 1].text) & GAZ_DEMONYM) continue
+    let made = false
+    // "… Cirit , developed by Roketsan", "which was manufactured by the Japanese company Toyota".
+    let k = s.last
+    if (k < t.length && t[k].text === ',') k++
+    // Only words of a relative clause between ("which was", "originally"): "an American video game
+    // developed by …" is a nationality before its noun.
+    for (let n = 0; n < 3 && k < t.length && MADE_BY_GAP.test(t[k].text); n++) k++
+    if (k + 1 < t.length && MADE_BY.test(t[k].text) && t[k + 1].text === 'by' && t[k].sent === t[s.first].sent) {
+      for (let j = k + 2; j < t.length && j <= k + 5 && t[j].sent === t[k].sent; j++) {
+        if (agentAt.has(j)) {
+          made = true
+          break
+        }
+        if (!/^[\p{Ll}\p{Lu}]/u.test(t[j].text) || (j > k + 2 && /^\p{Lu}/u.test(t[j - 1].text) && !agentAt.has(j - 1))) break
+      }
+    }
+    // "Nexus Q is a discontinued digital media player developed by Google": the name, a copula,
+    // then lower-case words, numbers or miscellaneous names (a nationality) up to the verb.
+    if (!made && copulaMadeBy(doc, s, agentAt, miscAt)) made = true
+    // "the Atari 5200 console", "the Kingdom Hearts series": a kind of product right after the name.
+    // So for the names of a list the kind ends ("the Final Fantasy , Dragon Quest , and Kingdom
+    // Hearts series", "Its Buick , Chevrolet and Cadillac brands"): commas, "and" / "or" and the
+    // tagger's miscellaneous names up to the kind.
+    if (!made) {
+      let k = s.last
+      for (;;) {
+        let j = k
+        if (j < t.length && t[j].text === ',') j++
+        if (j < t.length && /^(?:and|or)$/.test(t[j].text)) j++
+        const o = j > k ? miscAt.get(j) : undefined
+        if (!o) break
+        k = o.last
+      }
+      made = k < t.length && t[k].sent === t[s.first].sent && MADE_KIND.test(t[k].text)
+    }
+    // "Roketsan produces the Cirit", "Intel released its Broadwell": the maker, at most three
+    // words, the verb, then up to three lower-case words; the name must not modify a noun after
+    // it ("built several Buddhist schools").
+    const next = s.last < t.length && t[s.last].sent === t[s.first].sent ? t[s.last].text : '.'
+    if (!made && !(/^\p{Ll}/u.test(next) && !NOT_A_NOUN.test(next))) {
+      let j = s.first - 1
+      while (j >= 0 && s.first - j <= 4 && /^\p{Ll}+$/u.test(t[j].text) && !MAKES.test(t[j].text)) j--
+      if (j >= 0 && MAKES.test(t[j].text) && t[j].sent === t[s.first].sent)
+        for (let a = j; a >= 0 && j - a <= 3 && t[a].sent === t[j].sent; a--)
+          if (agentEndingAt.has(a)) {
+            made = true
+            break
+          }
+    }
+    // "Google Play", "Toyota Aurion": an organization's whole name and more.
+    if (!made)
+      for (let n = 1; n < s.last - s.first && !made; n++)
+        made =
+          /^[\p{L}\p{N}]/u.test(t[s.first + n].text) &&
+          orgNames.has(
+            t
+              .slice(s.first, s.first + n)
+              .map((x) => x.text)
+              .join(' '),
+          )
+    if (made) out.push(titled(mentionFromTokens(doc.text, t, s.first, s.last, 'OBJ')))
+  }
+  // The text's other miscellaneous spans of a made name are the same product ("Nexus Q").
+  const made = new Set(out.map((m) => m.text))
+  const firsts = new Set(out.map((m) => m.first))
+  for (const s of spans)
+    if (s.type === 'MISC' && !firsts.has(s.first)) {
+      const m = mentionFromTokens(doc.text, t, s.first, s.last, 'OBJ')
+      if (made.has(m.text)) out.push(titled(m))
+    }
+  out.sort((x, y) => x.first - y.first)
   return out
 }
 

@@ -15,6 +15,7 @@ import {
   joinNicknames,
   joinParticleNames,
   joinOfNames,
+  madeProducts,
   particleSurnameEnd,
   personBodyEnd,
   placeBodyEnd,
@@ -1251,4 +1252,60 @@ t.test('a name after a place\'s noun and "of" is a place; after "son of" or "cap
   t.ok(after('The farm lies north of Romney along the river.', 'Romney'))
   t.notOk(after('He was the son of Williams and his wife.', 'Williams'))
   t.notOk(after('The capital of Borrower shall not be reduced.', 'Borrower'))
+})
+
+t.test('a miscellaneous name that an organization or a person made is an object', async (t) => {
+  type Span = { first: number; last: number; type: 'PER' | 'ORG' | 'LOC' | 'MISC' | 'OBJ' }
+  /** The names made objects when `marked` ("[ORG:Google]", "[MISC:Nexus Q]") are the tagger's spans. */
+  const made = (marked: string) => {
+    const spans: { text: string; type: Span['type'] }[] = []
+    const text = marked.replace(/\[(PER|ORG|LOC|MISC):([^\]]+)\]/g, (_, type: Span['type'], name: string) => {
+      spans.push({ text: name, type })
+      return name
+    })
+    const doc = tokenize(text)
+    const tagged: Span[] = []
+    let from = 0
+    for (const s of spans) {
+      const start = text.indexOf(s.text, from)
+      from = start + s.text.length
+      const first = doc.tokens.findIndex((k) => k.start === start)
+      const last = doc.tokens.findIndex((k) => k.end === from) + 1
+      tagged.push({ first, last, type: s.type })
+    }
+    // The gazetteer knows the nationalities of these cases.
+    const DEMONYM = 1 << GAZ_CLASSES.indexOf('demonym')
+    const ctx = { gaz: (words: string[]) => (['serb', 'american', 'french', 'buddhist'].includes(words.join(' ')) ? DEMONYM : 0) }
+    return madeProducts(doc, tagged, ctx).map((m) => `${m.type}:${m.text}${m.titled ? '' : ' (not titled)'}`)
+  }
+  // Made by an agent after "by", after a copula, or named by its maker before the verb.
+  t.same(made('The [MISC:Lumia Panorama] , developed by [ORG:Nokia] , was dropped.'), ['OBJ:Lumia Panorama'])
+  t.same(made('[MISC:Nexus Q] is a discontinued digital media player developed by [ORG:Google] .'), ['OBJ:Nexus Q'])
+  t.same(made('[MISC:Titanfall] is a 2014 [MISC:American] video game published by the [ORG:Electronic Arts] group .'), ['OBJ:Titanfall'])
+  t.same(made('In 1990 [ORG:Roketsan] also produces the [MISC:Cirit] .'), ['OBJ:Cirit'])
+  // Opening with an organization's whole name, or followed by a kind of product.
+  t.same(made('[ORG:Google] sold it through [MISC:Google Play] .'), ['OBJ:Google Play'])
+  t.same(made('It became the pack-in game for the [MISC:Atari 5200] console .'), ['OBJ:Atari 5200'])
+  t.same(made('It is known for the [MISC:Final Fantasy] , [MISC:Dragon Quest] , and [MISC:Kingdom Hearts] series .'), [
+    'OBJ:Final Fantasy',
+    'OBJ:Dragon Quest',
+    'OBJ:Kingdom Hearts',
+  ])
+  // The text's other spans of a made name are objects too; a name not made stays out.
+  t.same(made('[MISC:Nexus Q] is a media player developed by [ORG:Google] . Later the [MISC:Nexus Q] and [MISC:Android] sold .'), [
+    'OBJ:Nexus Q',
+    'OBJ:Nexus Q',
+  ])
+  // Not fired: a nationality before a verb of making, an event, a name with no maker or kind, a
+  // miscellaneous name that only shares a word with an organization, a verb of making without "by".
+  t.same(made('It is an [MISC:American] video game developed by [ORG:Ubisoft] .'), [])
+  t.same(made('He won the [MISC:Nobel Prize] in 1921 and worked for [ORG:Siemens] .'), [])
+  t.same(made('[ORG:American Airlines] flew to the [MISC:American Revolution] museum .'), [])
+  t.same(made('The [MISC:Olympic Games] were developed into a global event .'), [])
+  t.same(made('[PER:Smith] spoke French ; [MISC:French] was developed in the region .'), [])
+  t.same(made('[ORG:NATO] forces released a group of [MISC:Bosnian Serb] policemen .'), [])
+  t.same(made('The [ORG:Theosophical Society] built several [MISC:Buddhist] schools .'), [])
+  t.same(made('[ORG:PLO] leaders signed the [MISC:PLO - Israel] deal .'), [])
+  t.same(made('[PER:Smith] was part of the [MISC:Celtic rock] series .'), [])
+  t.same(made('He played [MISC:Celtic rock] , [MISC:Irish] folk and [MISC:Punk] songs .'), [])
 })
