@@ -394,7 +394,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
         const a = b - first > 2 && doc.tokens[first].text === 'the' ? first + 1 : first
         // A body's word before "of" / "for" and a name ("Latin American School of Medicine",
         // "Hospital for Tropical Diseases") says so too.
-        const head = miscHead(doc, a, b, ctx) ?? (miscBodyOf(doc, a, b) ? 'ORG' : copulaPlace(doc, a, b, ctx) ? 'LOC' : undefined)
+        const head = miscHead(doc, a, b, ctx) ?? (miscBodyOf(doc, a, b) ? 'ORG' : copulaType(doc, a, b, ctx))
         if (head) out.push({ ...mentionFromTokens(doc.text, doc.tokens, a, b, head), stated: true })
       }
       continue
@@ -403,6 +403,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     const last = s.last
     let [a, b] = trimSpan(doc, first, last, noisy, s.type === 'PER')
     let end: number
+    let cop: EntityType | undefined
     // "Guinea-[Bissau]", "Kim Dae-[jung]", "[T-]Bone Walker": a word written with a hyphen is one
     // word, and so in the name whole.
     if (!noisy && s.type !== 'OBJ') [a, b] = hyphenedEdges(doc, a, b, taken, s.type === 'PER', ctx)
@@ -577,10 +578,10 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       type = 'LOC'
       stated = true
     }
-    // "Boltenhagen is a village in…", "Mönchhof ( Hungarian : Barátfalu ) is a town in…": what the
-    // sentence says the name is, is a place.
-    if (type !== 'LOC' && !stated && !noisy && copulaPlace(doc, a, b, ctx)) {
-      type = 'LOC'
+    // "Boltenhagen is a village in…", "Kungliga Hovkapellet is a Swedish orchestra", "Trinity Fatu
+    // is an American wrestler": what the sentence says the name is gives its type.
+    if (!stated && !noisy && (cop = copulaType(doc, a, b, ctx)) && cop !== type) {
+      type = cop
       stated = true
     }
     // "the town of McCarthy", "the duchy of Lorraine", "north of Romney": what stands after a
@@ -1381,25 +1382,39 @@ function miscBodyOf(doc: Tokenized, a: number, b: number): boolean {
 
 // What a sentence may say a name is that makes it a place ("… is a village in …").
 const COPULA_PLACE =
-  /^(?:village|villages|town|city|hamlet|municipality|commune|suburb|neighbourhood|neighborhood|river|lake|tributary|island|islands|volcano|glacier|reef|resort|settlement|parish|county|district|province|region|peninsula|bay|creek|valley|mountain|archipelago|atoll|canal)$/
-// What may follow the place noun: where it is, or the end of the clause.
+  /^(?:village|villages|town|towns|city|cities|hamlet|municipality|municipalities|commune|communes|suburb|neighbourhood|neighborhood|river|lake|tributary|island|islands|volcano|glacier|reef|resort|settlement|parish|county|district|districts|province|region|peninsula|bay|creek|valley|mountain|archipelago|atoll|canal|canton|bight|isthmus|headland|strait|lagoon|estuary|fjord|plateau|street|avenue|boulevard|square|borough|township|capital)$/
+// … an organization ("… is a Swedish orchestra …", "… is the only Turkish company to …").
+const COPULA_ORG =
+  /^(?:band|orchestra|ensemble|choir|duo|trio|quartet|company|corporation|firm|manufacturer|retailer|airline|club|university|college|academy|institute|agency|charity|regiment|brigade|battalion|squadron)$/
+// … a person ("… is an American wrestler …", "… was a Danish malacologist who …").
+const COPULA_PERSON =
+  /^(?:singer|songwriter|actor|actress|politician|footballer|player|wrestler|boxer|writer|author|novelist|poet|painter|sculptor|composer|musician|pianist|guitarist|drummer|rapper|journalist|scientist|physicist|chemist|mathematician|monk|priest|nun|archbishop|lawyer|judge|businessman|businesswoman|entrepreneur|diplomat|soldier|athlete|cyclist|swimmer|dancer|comedian|historian|philosopher|economist|architect|photographer|inventor|explorer|missionary|\p{L}+ologist)$/u
+// What may follow the noun: where it is, or the end of the clause.
 const AFTER_PLACE_NOUN =
   /^(?:in|of|on|near|at|located|situated|within|and|north|south|east|west|northeast|northwest|southeast|southwest|[,.;:()])$/
+const AFTER_KIND_NOUN = /^(?:in|of|on|near|at|and|from|for|to|who|which|that|based|whose|with|signed|founded|formed|known|[,.;:()])$/
 const COPULA = /^(?:is|was)$/
+const CLAUSE_OPENER = /^(?:because|and|but|while|although|though|whereas|since|as|when|where|so)$/i
 
 /**
- * [a, b), one to four capitalised words (joiners allowed), then perhaps a bracket, then "is a" /
- * "was an", up to four words and a place noun that ends its phrase ("Boltenhagen is a seaside
- * resort in…", "Mönchhof ( Hungarian : Barátfalu ) is a town in…", "Rohn is a small village ."):
- * the sentence says the name is a place. Not "a town councillor" (a noun follows), nor "the city's
- * mayor", nor a nationality alone.
+ * [a, b), one to four capitalised words (joiners allowed), then perhaps a bracket or a comma, then
+ * "is a" / "was an" / "is the" / "is one of the", up to four words and a noun that ends its phrase
+ * ("Boltenhagen is a seaside resort in…", "Mönchhof ( Hungarian : Barátfalu ) is a town in…",
+ * "Durán , is a canton located…", "Roketsan is the only Turkish company to…"): the type the
+ * sentence says the name is, a place, an organization or a person. Not "a town councillor" (a noun
+ * follows), nor "the city's mayor", nor a nationality alone.
  */
-function copulaPlace(doc: Tokenized, a: number, b: number, ctx: RuleContext): boolean {
+export function copulaType(doc: Tokenized, a: number, b: number, ctx: RuleContext): EntityType | undefined {
   const t = doc.tokens
-  if (b - a > 4 || !/^\p{Lu}/u.test(t[a].text)) return false
-  for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !PLACE_JOINER.test(t[i].text)) return false
-  if (b - a === 1 && wordGaz(ctx, t[a].text) & GAZ_DEMONYM) return false
+  if (b - a > 4 || !/^\p{Lu}/u.test(t[a].text)) return undefined
+  for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !PLACE_JOINER.test(t[i].text)) return undefined
+  if (b - a === 1 && wordGaz(ctx, t[a].text) & GAZ_DEMONYM) return undefined
   const sent = t[a].sent
+  // The name opens its sentence or clause (perhaps after "the"): the copula's subject, not a word
+  // after a preposition or an apposition's comma ("in the heart of Mayfair is a club").
+  const open = doc.sentences[sent].first
+  const before = a > open && /^the$/i.test(t[a - 1].text) ? a - 1 : a
+  if (before !== open && !CLAUSE_OPENER.test(t[before - 1].text)) return undefined
   let k = b
   if (k < t.length && t[k].text === '(') {
     let depth = 0
@@ -1409,13 +1424,24 @@ function copulaPlace(doc: Tokenized, a: number, b: number, ctx: RuleContext): bo
     }
     k++
   }
-  if (k + 2 >= t.length || t[k].sent !== sent || !COPULA.test(t[k].text) || !/^(?:a|an)$/.test(t[k + 1].text)) return false
-  for (let j = k + 2; j < Math.min(t.length, k + 7) && t[j].sent === sent; j++) {
+  if (k < t.length && t[k].text === ',') k++
+  if (k + 2 >= t.length || t[k].sent !== sent || !COPULA.test(t[k].text)) return undefined
+  k++
+  if (t[k].text === 'one' && t[k + 1]?.text === 'of' && t[k + 2]?.text === 'the') k += 3
+  else if (/^(?:a|an|the)$/.test(t[k].text)) k++
+  else return undefined
+  for (let j = k; j < Math.min(t.length, k + 5) && t[j].sent === sent; j++) {
     const w = t[j].text
-    if (COPULA_PLACE.test(w)) return j + 1 >= t.length || t[j + 1].sent !== sent || AFTER_PLACE_NOUN.test(t[j + 1].text)
-    if (!/^[\p{L}-]+$/u.test(w) || /^(?:of|in|on|at|that|which|who|and|or|for|from|by|with)$/.test(w)) return false
+    const next = t[j + 1]
+    const ends = (after: RegExp) => !next || next.sent !== sent || after.test(next.text)
+    // "singer - songwriter": the noun's last part says it.
+    if (next?.text === '-' && next.sent === sent) continue
+    if (COPULA_PLACE.test(w)) return ends(AFTER_PLACE_NOUN) ? 'LOC' : undefined
+    if (COPULA_ORG.test(w)) return ends(AFTER_KIND_NOUN) ? 'ORG' : undefined
+    if (COPULA_PERSON.test(w)) return ends(AFTER_KIND_NOUN) ? 'PER' : undefined
+    if (!/^[\p{L}-]+$/u.test(w) || /^(?:of|in|on|at|that|which|who|and|or|for|from|by|with)$/.test(w)) return undefined
   }
-  return false
+  return undefined
 }
 
 /**

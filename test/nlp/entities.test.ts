@@ -6,6 +6,7 @@ import { buildEntities, cleanName, mentionFromTokens, type EntityType } from '..
 import { tokenize } from '../../src/nlp/tokens.ts'
 import {
   bandName,
+  copulaType,
   electionPlace,
   firmName,
   initialsStart,
@@ -827,6 +828,28 @@ t.test('a miscellaneous span with a body\'s word before "of" is an organization;
 t.test('a name the sentence calls a village or a neighbourhood is a place; a town councillor is a person', async (t) => {
   t.ok(typed('Cy Becker is a neighbourhood in north Edmonton.').includes('LOC:Cy Becker'))
   t.ok(typed('Dean Becker is a town councillor in Kent.').includes('PER:Dean Becker'))
+})
+
+t.test('what the sentence says a name is gives its type: a place, an organization, a person', async (t) => {
+  const span = (text: string, words: string) => {
+    const doc = tokenize(text)
+    const ws = words.split(' ')
+    const a = doc.tokens.findIndex((_, i) => ws.every((w, j) => doc.tokens[i + j]?.text === w))
+    return copulaType(doc, a, a + ws.length, { gaz: () => 0 })
+  }
+  // Fires: a comma before the copula, "one of the" and a plural, "the only … company", a hyphened noun.
+  t.equal(span('Durán , is a canton located in the province of Guayas.', 'Durán'), 'LOC')
+  t.equal(span('Hope Town is one of the districts of the Bahamas.', 'Hope Town'), 'LOC')
+  t.equal(span('Roketsan is the only Turkish company to make rockets.', 'Roketsan'), 'ORG')
+  t.equal(span('Kungliga Hovkapellet is a Swedish orchestra , originally part of the court.', 'Kungliga Hovkapellet'), 'ORG')
+  t.equal(span('Senbor is a Chinese pop singer - songwriter .', 'Senbor'), 'PER')
+  t.equal(span('Christian Hee Hwass was a Danish malacologist who worked in Paris.', 'Christian Hee Hwass'), 'PER')
+  t.ok(typed('Trinity Fatu is an American wrestler , actress and singer.').includes('PER:Trinity Fatu'))
+  // Does not fire: a noun follows the kind ("a band member", "a company director"), a verb of its own.
+  t.equal(span('Dean Becker is a town councillor in Kent.', 'Dean Becker'), undefined)
+  t.equal(span('Paul Smith was a band member of the Clash.', 'Paul Smith'), undefined)
+  t.equal(span('Anna Berg is a company director in Oslo.', 'Anna Berg'), undefined)
+  t.equal(span('Oslo said it was a player in the market.', 'Oslo'), undefined)
 })
 
 t.test('a body\'s or a state\'s head, "of" and a name are one name; a title, "of" and a place are two', async (t) => {
