@@ -744,6 +744,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   ruled = joinForNames(doc, ruled)
   for (const rule of FORMAT_RULES) ruled = rule.apply(doc, ruled, ctx)
   placeLists(doc, ruled, ctx)
+  placeNounLists(doc, ruled)
   spreadStated(ruled)
   return ruled
 }
@@ -777,6 +778,47 @@ export function placeLists(doc: Tokenized, mentions: Mention[], ctx: RuleContext
           for (let k = m.first; k < m.last; k++) words.push(t[k].text.toLowerCase())
           if (ctx.gaz(words) & (GAZ_PLACE | GAZ_REGION)) m.type = 'LOC'
         }
+    }
+    i = j
+  }
+}
+
+// A plural of a place's noun, and what may stand between it and the names it lists.
+const PLACE_NOUNS =
+  /^(?:towns|cities|villages|hamlets|municipalities|communes|suburbs|neighbourhoods|neighborhoods|areas|communities|settlements|districts|counties|provinces|regions|islands|parishes|boroughs|townships|localities)$/
+const LIST_LEAD = /^(?:of|are|were|include|included|including|such|as|like)$/
+
+/**
+ * "the towns Durán , Samborondón , and Guayaquil", "the unincorporated areas of Chocolate Bayou ,
+ * Lochridge , Otey , and Sandy Point", "regions such as Transcarpathia , Pokuttia": names listed
+ * right after a plural of a place's noun are places. The tagger's persons and organizations of
+ * one to three words among them become places, stated; the list is the names joined by commas,
+ * "and" and "or" only.
+ */
+export function placeNounLists(doc: Tokenized, mentions: Mention[]): void {
+  const t = doc.tokens
+  for (let i = 0; i < mentions.length; i++) {
+    const m = mentions[i]
+    let k = m.first - 1
+    let lead = 0
+    while (k >= 0 && lead < 2 && LIST_LEAD.test(t[k].text) && t[k].sent === m.sent) {
+      k--
+      lead++
+    }
+    if (k < 0 || t[k].sent !== m.sent || !PLACE_NOUNS.test(t[k].text)) continue
+    let j = i
+    for (;;) {
+      const x = mentions[j]
+      if ((x.type === 'PER' || x.type === 'ORG') && !x.stated && x.last - x.first <= 3) {
+        x.type = 'LOC'
+        x.stated = true
+      }
+      const y = mentions[j + 1]
+      if (!y || y.sent !== x.sent || y.first <= x.last || y.first - x.last > 2) break
+      let joined = true
+      for (let q = x.last; q < y.first; q++) if (!/^(?:,|and|or)$/.test(t[q].text)) joined = false
+      if (!joined) break
+      j++
     }
     i = j
   }

@@ -20,6 +20,7 @@ import {
   personBodyEnd,
   placeBodyEnd,
   placeLists,
+  placeNounLists,
   placeNounOf,
   routeNumbered,
   splitJoined,
@@ -1062,6 +1063,48 @@ t.test('a town or a country listed among places is a place, whatever the tagger 
       [6, 7, 'PER'],
     ]),
     ['LOC:Paris', 'LOC:London', 'PER:Smith'],
+  )
+})
+
+t.test("names listed right after a plural of a place's noun are places; a list after another noun is not", async (t) => {
+  const listed = (text: string, spans: [number, number, EntityType][]) => {
+    const doc = tokenize(text)
+    const ms = spans.map(([a, b, type]) => mentionFromTokens(text, doc.tokens, a, b, type))
+    placeNounLists(doc, ms)
+    return ms.map((m) => `${m.type}:${m.text}`)
+  }
+  // "the unincorporated areas of Chocolate Bayou , Lochridge , Otey , and Sandy Point": the tagger read two as persons.
+  t.same(
+    listed('It serves the areas of Chocolate Bayou , Lochridge , Otey , and Sandy Point .', [
+      [5, 7, 'LOC'],
+      [8, 9, 'PER'],
+      [10, 11, 'PER'],
+      [13, 15, 'LOC'],
+    ]),
+    ['LOC:Chocolate Bayou', 'LOC:Lochridge', 'LOC:Otey', 'LOC:Sandy Point'],
+  )
+  t.same(
+    listed('The towns Durán , Samborondón and Guayaquil are linked .', [
+      [2, 3, 'LOC'],
+      [4, 5, 'PER'],
+      [6, 7, 'LOC'],
+    ]),
+    ['LOC:Durán', 'LOC:Samborondón', 'LOC:Guayaquil'],
+  )
+  // Not after another noun, nor past a word that is no comma or "and".
+  t.same(
+    listed('The musicians Durán and Otey played .', [
+      [2, 3, 'PER'],
+      [4, 5, 'PER'],
+    ]),
+    ['PER:Durán', 'PER:Otey'],
+  )
+  t.same(
+    listed('The towns of Durán met Otey there .', [
+      [3, 4, 'LOC'],
+      [5, 6, 'PER'],
+    ]),
+    ['LOC:Durán', 'PER:Otey'],
   )
 })
 
