@@ -635,6 +635,17 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
         stated = true
       }
     }
+    // "[Daniel K. Inouye] International Airport", "[Martha] 's River": a person, then untagged words
+    // ending in a word for a place, is that place's name.
+    if (type === 'PER' && !noisy) {
+      const e = personPlaceEnd(doc, a, b, taken)
+      if (e > 0) {
+        for (let k = b; k < e; k++) taken[k] = 1
+        b = e
+        type = 'LOC'
+        stated = true
+      }
+    }
     // "[United States] Census Bureau", "[Mauritius] Parliament": a place, then untagged words
     // ending in a body's word, is the body's name.
     if (type === 'LOC' && !noisy) {
@@ -1530,6 +1541,22 @@ export function personBodyEnd(doc: Tokenized, a: number, b: number, taken: Uint8
     while (f > e + 1 && t[f - 1].text === 'and') f--
     if (f > e + 1) e = f
   }
+  return e
+}
+
+/**
+ * After a person's name [a, b): perhaps a possessive, then one to three untagged title-case words
+ * ending the run of capitals with a GEO_HEAD word ("[Daniel K. Inouye] International Airport",
+ * "[Martha] 's River", "[Aurel Vlaicu] Airport"): the end of the place named after them, else -1.
+ * Without a possessive the name has two words or more.
+ */
+export function personPlaceEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array): number {
+  const t = doc.tokens
+  let c = b
+  if (c < t.length && !taken[c] && t[c].sent === t[a].sent && /^['’]s$/.test(t[c].text)) c++
+  else if (b - a < 2) return -1
+  const e = bodyWordsEnd(doc, a, c, taken, 3)
+  if (e < 0 || e === c || !GEO_HEAD.test(t[e - 1].text)) return -1
   return e
 }
 

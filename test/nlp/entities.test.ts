@@ -18,6 +18,7 @@ import {
   joinOfNames,
   particleSurnameEnd,
   personBodyEnd,
+  personPlaceEnd,
   placeBodyEnd,
   placeLists,
   placeNounLists,
@@ -1136,6 +1137,20 @@ t.test("a body named after a person, and a band's name, are organizations; a per
   const band = tokenize('The Eli Young Band played while Eli Young sang .')
   t.ok(bandName(band, 1, 4))
   t.notOk(bandName(band, 6, 8))
+})
+
+t.test("a place named after a person is a place; a person's surname before a capitalised word is not", async (t) => {
+  const end = (text: string, a: number, b: number) => {
+    const doc = tokenize(text)
+    const taken = new Uint8Array(doc.tokens.length)
+    for (let i = a; i < b; i++) taken[i] = 1
+    return personPlaceEnd(doc, a, b, taken)
+  }
+  t.equal(end('Flights landed at Daniel K. Inouye International Airport in Honolulu .', 3, 6), 8)
+  t.equal(end("They camped by Martha 's River that night .", 3, 4), 6)
+  t.equal(end('Then John Smith Airport Director spoke .', 1, 3), -1, 'a capitalised word after the place word')
+  t.equal(end('Then Smith Street was closed .', 1, 2), -1, 'one word without a possessive')
+  t.equal(end('Then John Smith Hall opened .', 1, 3), -1, 'no word for a place')
 })
 
 t.test('a garden or a stade is a venue, whatever the tagger typed it; a forum and a book named Garden are not', async (t) => {
