@@ -430,6 +430,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       wordGaz(ctx, doc.tokens[a - 1].text) & GAZ_FIRST
     )
       a--
+    // "NYPD Detective [Nick] Falco", "European Champion [Howard] Staunton": a known first name left
+    // untagged right before a surname the tagger read alone (often after a title or a label).
+    if (s.type === 'PER' && !noisy && b - a === 1 && a === s.first && a > 0 && firstNameBefore(doc, a, taken, ctx)) a--
     // "[T. S. Eliot]", "[J. Michael Straczynski]": initials right before a person's name belong to
     // it (the tagger often starts the name at its second initial or at the first full word).
     if (s.type === 'PER' && !noisy) a = initialsStart(doc, a, s.first, taken)
@@ -890,6 +893,21 @@ export function initialsStart(doc: Tokenized, a: number, first: number, taken: U
   const t = doc.tokens
   while (a > 0 && a > first - 2 && !taken[a - 1] && t[a - 1].sent === t[a].sent && /^\p{Lu}\.$/u.test(t[a - 1].text)) a--
   return a
+}
+
+/**
+ * Token a - 1, right before a person's one-word span at a, is an untagged title-case word of the
+ * sentence that the gazetteer knows as a first name and not as an ordinary word; not a title, a
+ * month, a greeting nor a point of the compass.
+ */
+export function firstNameBefore(doc: Tokenized, a: number, taken: Uint8Array, ctx: RuleContext): boolean {
+  const t = doc.tokens
+  const w = t[a - 1].text
+  if (taken[a - 1] || t[a - 1].sent !== t[a].sent || !TITLE_CASE.test(w) || PERSON_TITLE.test(w)) return false
+  // "April Fools", "Hi Nelson", "West Ham": a month, a greeting, a point of the compass.
+  if (MONTH_OR_DAY.test(w) || GREETING.test(w) || /^(?:North|South|East|West)$/.test(w)) return false
+  const g = wordGaz(ctx, w)
+  return (g & GAZ_FIRST) !== 0 && (g & GAZ_COMMON) === 0
 }
 
 /** Marks tokens [b, e) taken by a name that a rule ran on over them; returns e. */

@@ -9,6 +9,7 @@ import {
   copulaType,
   electionPlace,
   firmName,
+  firstNameBefore,
   initialsStart,
   joinAmpersandNames,
   joinBodyTopics,
@@ -1151,6 +1152,22 @@ t.test("a place named after a person is a place; a person's surname before a cap
   t.equal(end('Then John Smith Airport Director spoke .', 1, 3), -1, 'a capitalised word after the place word')
   t.equal(end('Then Smith Street was closed .', 1, 2), -1, 'one word without a possessive')
   t.equal(end('Then John Smith Hall opened .', 1, 3), -1, 'no word for a place')
+})
+
+t.test('a known first name left untagged before a surname belongs to the name; a month, a greeting, a compass point do not', async (t) => {
+  const FIRST = 1 << GAZ_CLASSES.indexOf('first')
+  const ctx = { gaz: (words: string[]) => (['nick', 'april', 'hi', 'west'].includes(words.join(' ')) ? FIRST : 0) }
+  const before = (text: string, a: number) => {
+    const doc = tokenize(text)
+    const taken = new Uint8Array(doc.tokens.length)
+    taken[a] = 1
+    return firstNameBefore(doc, a, taken, ctx)
+  }
+  t.ok(before('He played NYPD Detective Nick Falco on television .', 5))
+  t.notOk(before('He went there on April Fools day .', 5), 'a month')
+  t.notOk(before('Hi Nelson , how are you ?', 1), 'a greeting')
+  t.notOk(before('They beat West Ham on Sunday .', 3), 'a point of the compass')
+  t.notOk(before('He played Detective Falco on television .', 3), 'a title')
 })
 
 t.test('a garden or a stade is a venue, whatever the tagger typed it; a forum and a book named Garden are not', async (t) => {
