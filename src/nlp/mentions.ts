@@ -1340,7 +1340,10 @@ export function venueName(doc: Tokenized, a: number, b: number, type: EntityType
 // Forest, Mountain, Park, City, Coast, Church, House, Palace, Hill (teams, clubs, surnames,
 // institutions as often).
 const GEO_HEAD =
-  /^(?:Lakes?|River|Glacier|Islands?|Mountains|Creek|Dam|Reservoir|Valley|Canyon|Beach|Falls|Harbour|Street|Road|Avenue|Square|Bridge|Airport|Station|Range|Desert|Sea|Ocean|Gulf|Strait|Peninsula|Hills|Cathedral|Cemetery|Trail|Canal|Reef|Monument|Wilderness|Peak|Basin|Springs)$/
+  /^(?:Lakes?|River|Glacier|Islands?|Mountains|Creek|Dam|Reservoir|Valley|Canyon|Beach|Falls|Harbour|Street|Road|Avenue|Square|Bridge|Airport|Station|Range|Desert|Sea|Ocean|Gulf|Strait|Peninsula|Hills|Cathedral|Cemetery|Trail|Canal|Reef|Monument|Wilderness|Peak|Basin|Springs|Swamp|Pond|Lagoon|Bight|Badlands|Motorway)$/
+// Two last words of a protected area's name ("Olympic National Park", "Pasvik Nature Reserve"): Park and
+// Reserve alone are no place's word ("Queen 's Park", "Federal Reserve").
+const GEO_HEAD_PAIR = /^(?:National Park|Nature Reserve|Game Reserve|Wildlife Refuge)$/
 // Lower-case words inside a name of capitalised words (a place's or an institution's).
 const PLACE_JOINER = /^(?:of|the|de|del|du|la|le|des|di|da|and|for|'s|’s|&|-)$/
 // Before a place in a sentence; a person's name ending in such a word ("Ricki Lake", "Picabo
@@ -1352,9 +1355,10 @@ const PLACE_PREP = /^(?:in|at|near|on|from|to|into|across|along|of|the)$/i
  * name that starts with a known first name is a place only after a preposition or "the"
  * ("near Clark Lake"; not "Ricki Lake said").
  */
-function geoName(doc: Tokenized, a: number, b: number, type: EntityType | 'MISC', ctx: RuleContext): boolean {
+export function geoName(doc: Tokenized, a: number, b: number, type: EntityType | 'MISC', ctx: RuleContext): boolean {
   const t = doc.tokens
-  if (b - a < 2 || b - a > 6 || !GEO_HEAD.test(t[b - 1].text) || /^(?:Battle|Siege)$/.test(t[a].text)) return false
+  if (b - a < 2 || b - a > 6 || /^(?:Battle|Siege)$/.test(t[a].text)) return false
+  if (!GEO_HEAD.test(t[b - 1].text) && !(b - a >= 3 && GEO_HEAD_PAIR.test(`${t[b - 2].text} ${t[b - 1].text}`))) return false
   for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !PLACE_JOINER.test(t[i].text)) return false
   if (type === 'PER' && wordGaz(ctx, t[a].text) & GAZ_FIRST) return a > 0 && t[a - 1].sent === t[a].sent && PLACE_PREP.test(t[a - 1].text)
   return true

@@ -10,6 +10,7 @@ import {
   electionPlace,
   firmName,
   firstNameBefore,
+  geoName,
   initialsStart,
   joinAmpersandNames,
   joinBodyTopics,
@@ -1168,6 +1169,23 @@ t.test('a known first name left untagged before a surname belongs to the name; a
   t.notOk(before('Hi Nelson , how are you ?', 1), 'a greeting')
   t.notOk(before('They beat West Ham on Sunday .', 3), 'a point of the compass')
   t.notOk(before('He played Detective Falco on television .', 3), 'a title')
+})
+
+t.test("a name ending in a swamp's, a pond's or a protected area's words is a place; Park or Reserve alone is not", async (t) => {
+  const ctx = { gaz: () => 0 }
+  const geo = (text: string, name: string) => {
+    const doc = tokenize(text)
+    const at = text.indexOf(name)
+    const a = doc.tokens.findIndex((x) => x.start === at)
+    const b = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
+    return geoName(doc, a, b, 'MISC', ctx)
+  }
+  t.ok(geo('The Great Dismal Swamp lies on the border.', 'Great Dismal Swamp'))
+  t.ok(geo('Elk roam the Olympic National Park every spring.', 'Olympic National Park'))
+  t.ok(geo('Birds nest in the Pasvik Nature Reserve every spring.', 'Pasvik Nature Reserve'))
+  t.notOk(geo('The Federal Reserve raised rates again.', 'Federal Reserve'))
+  t.notOk(geo('They played at Queens Park on Sunday.', 'Queens Park'))
+  t.notOk(geo('He joined the National Park Service in 1950.', 'National Park Service'))
 })
 
 t.test('a garden or a stade is a venue, whatever the tagger typed it; a forum and a book named Garden are not', async (t) => {
