@@ -90,7 +90,7 @@ const CONTEXT_CASES: { feature: string; fires: [string, string]; not: [string, s
     not: ['They met Carlos Mendes.', 'Carlos Mendes'],
   },
   { feature: 'nextComma', fires: ['They met Maria Santos, Carlos Mendes and others.', 'Maria Santos'], not: [PROSE, 'Carlos Mendes'] },
-  { feature: 'capBefore', fires: ['The lawyer and New York Yankees Carlos Mendes spoke.', 'Mendes'], not: [PROSE, 'Siemens'] },
+  { feature: 'capBefore', fires: ['The lawyer and New York Yankees Carlos Mendes spoke.', 'Carlos Mendes'], not: [PROSE, 'Siemens'] },
   { feature: 'capAfter', fires: ['They met Carlos Mendes Junior on Monday.', 'Carlos Mendes'], not: [PROSE, 'Carlos Mendes'] },
   { feature: 'inBrackets', fires: ['The runner Carlos Mendes ( Portugal ) won the race.', 'Portugal'], not: [PROSE, 'Portugal'] },
   { feature: 'quoted', fires: ['The ship was called "Lisbon" by its crew.', 'Lisbon'], not: [PROSE, 'Lisbon'] },
