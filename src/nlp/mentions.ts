@@ -115,7 +115,7 @@ function hyphened(toks: Token[], i: number, person: boolean): boolean {
   )
 }
 
-const NAME_PARTICLE = /^(?:von|van|de|da|di|du|del|della|der|den|dos|das|ten|ter|zu|bin|ibn|binti|bint)$/
+const NAME_PARTICLE = /^(?:von|van|de|da|di|du|del|della|der|den|dos|das|ten|ter|zu)$/
 
 /**
  * After a person's name [a, b) of a first name or more: one or two untagged particles and an
