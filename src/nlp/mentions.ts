@@ -402,7 +402,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
         const a = b - first > 2 && doc.tokens[first].text === 'the' ? first + 1 : first
         // A body's word before "of" / "for" and a name ("Latin American School of Medicine",
         // "Hospital for Tropical Diseases") says so too.
-        const head = miscHead(doc, a, b, ctx) ?? (miscBodyOf(doc, a, b) ? 'ORG' : copulaPlace(doc, a, b, ctx) ? 'LOC' : undefined)
+        const head = miscHead(doc, a, b, ctx) ?? (miscBodyOf(doc, a, b) ? 'ORG' : copulaType(doc, a, b, ctx))
         if (head) out.push({ ...mentionFromTokens(doc.text, doc.tokens, a, b, head), stated: true })
       }
       continue
@@ -411,6 +411,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     const last = s.last
     let [a, b] = trimSpan(doc, first, last, noisy, s.type === 'PER')
     let end: number
+    let cop: EntityType | undefined
     // "Guinea-[Bissau]", "Kim Dae-[jung]", "[T-]Bone Walker": a word written with a hyphen is one
     // word, and so in the name whole.
     if (!noisy && s.type !== 'OBJ') [a, b] = hyphenedEdges(doc, a, b, taken, s.type === 'PER', ctx)
@@ -439,6 +440,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       wordGaz(ctx, doc.tokens[a - 1].text) & GAZ_FIRST
     )
       a--
+    // "NYPD Detective [Nick] Falco", "European Champion [Howard] Staunton": a known first name left
+    // untagged right before a surname the tagger read alone (often after a title or a label).
+    if (s.type === 'PER' && !noisy && b - a === 1 && a === s.first && a > 0 && firstNameBefore(doc, a, taken, ctx)) a--
     // "[T. S. Eliot]", "[J. Michael Straczynski]": initials right before a person's name belong to
     // it (the tagger often starts the name at its second initial or at the first full word).
     if (s.type === 'PER' && !noisy) a = initialsStart(doc, a, s.first, taken)
@@ -594,10 +598,10 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       type = 'LOC'
       stated = true
     }
-    // "Boltenhagen is a village in…", "Mönchhof ( Hungarian : Barátfalu ) is a town in…": what the
-    // sentence says the name is, is a place.
-    if (type !== 'LOC' && !stated && !noisy && copulaPlace(doc, a, b, ctx)) {
-      type = 'LOC'
+    // "Boltenhagen is a village in…", "Kungliga Hovkapellet is a Swedish orchestra", "Trinity Fatu
+    // is an American wrestler": what the sentence says the name is gives its type.
+    if (!stated && !noisy && (cop = copulaType(doc, a, b, ctx)) && cop !== type) {
+      type = cop
       stated = true
     }
     // "the town of McCarthy", "the duchy of Lorraine", "north of Romney": what stands after a
@@ -648,6 +652,17 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
         for (let k = b; k < e; k++) taken[k] = 1
         b = e
         type = 'ORG'
+        stated = true
+      }
+    }
+    // "[Daniel K. Inouye] International Airport", "[Martha] 's River": a person, then untagged words
+    // ending in a word for a place, is that place's name.
+    if (type === 'PER' && !noisy) {
+      const e = personPlaceEnd(doc, a, b, taken)
+      if (e > 0) {
+        for (let k = b; k < e; k++) taken[k] = 1
+        b = e
+        type = 'LOC'
         stated = true
       }
     }
@@ -760,6 +775,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   ruled = joinForNames(doc, ruled)
   for (const rule of FORMAT_RULES) ruled = rule.apply(doc, ruled, ctx)
   placeLists(doc, ruled, ctx)
+  placeNounLists(doc, ruled)
   spreadStated(ruled)
   return ruled
 }
@@ -793,6 +809,47 @@ export function placeLists(doc: Tokenized, mentions: Mention[], ctx: RuleContext
           for (let k = m.first; k < m.last; k++) words.push(t[k].text.toLowerCase())
           if (ctx.gaz(words) & (GAZ_PLACE | GAZ_REGION)) m.type = 'LOC'
         }
+    }
+    i = j
+  }
+}
+
+// A plural of a place's noun, and what may stand between it and the names it lists.
+const PLACE_NOUNS =
+  /^(?:towns|cities|villages|hamlets|municipalities|communes|suburbs|neighbourhoods|neighborhoods|areas|communities|settlements|districts|counties|provinces|regions|islands|parishes|boroughs|townships|localities)$/
+const LIST_LEAD = /^(?:of|are|were|include|included|including|such|as|like)$/
+
+/**
+ * "the towns Durán , Samborondón , and Guayaquil", "the unincorporated areas of Chocolate Bayou ,
+ * Lochridge , Otey , and Sandy Point", "regions such as Transcarpathia , Pokuttia": names listed
+ * right after a plural of a place's noun are places. The tagger's persons and organizations of
+ * one to three words among them become places, stated; the list is the names joined by commas,
+ * "and" and "or" only.
+ */
+export function placeNounLists(doc: Tokenized, mentions: Mention[]): void {
+  const t = doc.tokens
+  for (let i = 0; i < mentions.length; i++) {
+    const m = mentions[i]
+    let k = m.first - 1
+    let lead = 0
+    while (k >= 0 && lead < 2 && LIST_LEAD.test(t[k].text) && t[k].sent === m.sent) {
+      k--
+      lead++
+    }
+    if (k < 0 || t[k].sent !== m.sent || !PLACE_NOUNS.test(t[k].text)) continue
+    let j = i
+    for (;;) {
+      const x = mentions[j]
+      if ((x.type === 'PER' || x.type === 'ORG') && !x.stated && x.last - x.first <= 3) {
+        x.type = 'LOC'
+        x.stated = true
+      }
+      const y = mentions[j + 1]
+      if (!y || y.sent !== x.sent || y.first <= x.last || y.first - x.last > 2) break
+      let joined = true
+      for (let q = x.last; q < y.first; q++) if (!/^(?:,|and|or)$/.test(t[q].text)) joined = false
+      if (!joined) break
+      j++
     }
     i = j
   }
@@ -853,6 +910,21 @@ export function initialsStart(doc: Tokenized, a: number, first: number, taken: U
   const t = doc.tokens
   while (a > 0 && a > first - 2 && !taken[a - 1] && t[a - 1].sent === t[a].sent && /^\p{Lu}\.$/u.test(t[a - 1].text)) a--
   return a
+}
+
+/**
+ * Token a - 1, right before a person's one-word span at a, is an untagged title-case word of the
+ * sentence that the gazetteer knows as a first name and not as an ordinary word; not a title, a
+ * month, a greeting nor a point of the compass.
+ */
+export function firstNameBefore(doc: Tokenized, a: number, taken: Uint8Array, ctx: RuleContext): boolean {
+  const t = doc.tokens
+  const w = t[a - 1].text
+  if (taken[a - 1] || t[a - 1].sent !== t[a].sent || !TITLE_CASE.test(w) || PERSON_TITLE.test(w)) return false
+  // "April Fools", "Hi Nelson", "West Ham": a month, a greeting, a point of the compass.
+  if (MONTH_OR_DAY.test(w) || GREETING.test(w) || /^(?:North|South|East|West)$/.test(w)) return false
+  const g = wordGaz(ctx, w)
+  return (g & GAZ_FIRST) !== 0 && (g & GAZ_COMMON) === 0
 }
 
 /** Marks tokens [b, e) taken by a name that a rule ran on over them; returns e. */
@@ -1330,7 +1402,10 @@ export function venueName(doc: Tokenized, a: number, b: number, type: EntityType
 // Forest, Mountain, Park, City, Coast, Church, House, Palace, Hill (teams, clubs, surnames,
 // institutions as often).
 const GEO_HEAD =
-  /^(?:Lakes?|River|Glacier|Islands?|Mountains|Creek|Dam|Reservoir|Valley|Canyon|Beach|Falls|Harbour|Street|Road|Avenue|Square|Bridge|Airport|Station|Range|Desert|Sea|Ocean|Gulf|Strait|Peninsula|Hills|Cathedral|Cemetery|Trail|Canal|Reef|Monument|Wilderness|Peak|Basin|Springs)$/
+  /^(?:Lakes?|River|Glacier|Islands?|Mountains|Creek|Dam|Reservoir|Valley|Canyon|Beach|Falls|Harbour|Street|Road|Avenue|Square|Bridge|Airport|Station|Range|Desert|Sea|Ocean|Gulf|Strait|Peninsula|Hills|Cathedral|Cemetery|Trail|Canal|Reef|Monument|Wilderness|Peak|Basin|Springs|Swamp|Pond|Lagoon|Bight|Badlands|Motorway)$/
+// Two last words of a protected area's name ("Olympic National Park", "Pasvik Nature Reserve"): Park and
+// Reserve alone are no place's word ("Queen 's Park", "Federal Reserve").
+const GEO_HEAD_PAIR = /^(?:National Park|Nature Reserve|Game Reserve|Wildlife Refuge)$/
 // Lower-case words inside a name of capitalised words (a place's or an institution's).
 const PLACE_JOINER = /^(?:of|the|de|del|du|la|le|des|di|da|and|for|'s|’s|&|-)$/
 // Before a place in a sentence; a person's name ending in such a word ("Ricki Lake", "Picabo
@@ -1342,9 +1417,10 @@ const PLACE_PREP = /^(?:in|at|near|on|from|to|into|across|along|of|the)$/i
  * name that starts with a known first name is a place only after a preposition or "the"
  * ("near Clark Lake"; not "Ricki Lake said").
  */
-function geoName(doc: Tokenized, a: number, b: number, type: EntityType | 'MISC', ctx: RuleContext): boolean {
+export function geoName(doc: Tokenized, a: number, b: number, type: EntityType | 'MISC', ctx: RuleContext): boolean {
   const t = doc.tokens
-  if (b - a < 2 || b - a > 6 || !GEO_HEAD.test(t[b - 1].text) || /^(?:Battle|Siege)$/.test(t[a].text)) return false
+  if (b - a < 2 || b - a > 6 || /^(?:Battle|Siege)$/.test(t[a].text)) return false
+  if (!GEO_HEAD.test(t[b - 1].text) && !(b - a >= 3 && GEO_HEAD_PAIR.test(`${t[b - 2].text} ${t[b - 1].text}`))) return false
   for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !PLACE_JOINER.test(t[i].text)) return false
   if (type === 'PER' && wordGaz(ctx, t[a].text) & GAZ_FIRST) return a > 0 && t[a - 1].sent === t[a].sent && PLACE_PREP.test(t[a - 1].text)
   return true
@@ -1443,25 +1519,39 @@ function miscBodyOf(doc: Tokenized, a: number, b: number): boolean {
 
 // What a sentence may say a name is that makes it a place ("… is a village in …").
 const COPULA_PLACE =
-  /^(?:village|villages|town|city|hamlet|municipality|commune|suburb|neighbourhood|neighborhood|river|lake|tributary|island|islands|volcano|glacier|reef|resort|settlement|parish|county|district|province|region|peninsula|bay|creek|valley|mountain|archipelago|atoll|canal)$/
-// What may follow the place noun: where it is, or the end of the clause.
+  /^(?:village|villages|town|towns|city|cities|hamlet|municipality|municipalities|commune|communes|suburb|neighbourhood|neighborhood|river|lake|tributary|island|islands|volcano|glacier|reef|resort|settlement|parish|county|district|districts|province|region|peninsula|bay|creek|valley|mountain|archipelago|atoll|canal|canton|bight|isthmus|headland|strait|lagoon|estuary|fjord|plateau|street|avenue|boulevard|square|borough|township|capital)$/
+// … an organization ("… is a Swedish orchestra …", "… is the only Turkish company to …").
+const COPULA_ORG =
+  /^(?:band|orchestra|ensemble|choir|duo|trio|quartet|company|corporation|firm|manufacturer|retailer|airline|club|university|college|academy|institute|agency|charity|regiment|brigade|battalion|squadron)$/
+// … a person ("… is an American wrestler …", "… was a Danish malacologist who …").
+const COPULA_PERSON =
+  /^(?:singer|songwriter|actor|actress|politician|footballer|player|wrestler|boxer|writer|author|novelist|poet|painter|sculptor|composer|musician|pianist|guitarist|drummer|rapper|journalist|scientist|physicist|chemist|mathematician|monk|priest|nun|archbishop|lawyer|judge|businessman|businesswoman|entrepreneur|diplomat|soldier|athlete|cyclist|swimmer|dancer|comedian|historian|philosopher|economist|architect|photographer|inventor|explorer|missionary|\p{L}+ologist)$/u
+// What may follow the noun: where it is, or the end of the clause.
 const AFTER_PLACE_NOUN =
   /^(?:in|of|on|near|at|located|situated|within|and|north|south|east|west|northeast|northwest|southeast|southwest|[,.;:()])$/
+const AFTER_KIND_NOUN = /^(?:in|of|on|near|at|and|from|for|to|who|which|that|based|whose|with|signed|founded|formed|known|[,.;:()])$/
 const COPULA = /^(?:is|was)$/
+const CLAUSE_OPENER = /^(?:because|and|but|while|although|though|whereas|since|as|when|where|so)$/i
 
 /**
- * [a, b), one to four capitalised words (joiners allowed), then perhaps a bracket, then "is a" /
- * "was an", up to four words and a place noun that ends its phrase ("Boltenhagen is a seaside
- * resort in…", "Mönchhof ( Hungarian : Barátfalu ) is a town in…", "Rohn is a small village ."):
- * the sentence says the name is a place. Not "a town councillor" (a noun follows), nor "the city's
- * mayor", nor a nationality alone.
+ * [a, b), one to four capitalised words (joiners allowed), then perhaps a bracket or a comma, then
+ * "is a" / "was an" / "is the" / "is one of the", up to four words and a noun that ends its phrase
+ * ("Boltenhagen is a seaside resort in…", "Mönchhof ( Hungarian : Barátfalu ) is a town in…",
+ * "Durán , is a canton located…", "Roketsan is the only Turkish company to…"): the type the
+ * sentence says the name is, a place, an organization or a person. Not "a town councillor" (a noun
+ * follows), nor "the city's mayor", nor a nationality alone.
  */
-function copulaPlace(doc: Tokenized, a: number, b: number, ctx: RuleContext): boolean {
+export function copulaType(doc: Tokenized, a: number, b: number, ctx: RuleContext): EntityType | undefined {
   const t = doc.tokens
-  if (b - a > 4 || !/^\p{Lu}/u.test(t[a].text)) return false
-  for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !PLACE_JOINER.test(t[i].text)) return false
-  if (b - a === 1 && wordGaz(ctx, t[a].text) & GAZ_DEMONYM) return false
+  if (b - a > 4 || !/^\p{Lu}/u.test(t[a].text)) return undefined
+  for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !PLACE_JOINER.test(t[i].text)) return undefined
+  if (b - a === 1 && wordGaz(ctx, t[a].text) & GAZ_DEMONYM) return undefined
   const sent = t[a].sent
+  // The name opens its sentence or clause (perhaps after "the"): the copula's subject, not a word
+  // after a preposition or an apposition's comma ("in the heart of Mayfair is a club").
+  const open = doc.sentences[sent].first
+  const before = a > open && /^the$/i.test(t[a - 1].text) ? a - 1 : a
+  if (before !== open && !CLAUSE_OPENER.test(t[before - 1].text)) return undefined
   let k = b
   if (k < t.length && t[k].text === '(') {
     let depth = 0
@@ -1471,13 +1561,24 @@ function copulaPlace(doc: Tokenized, a: number, b: number, ctx: RuleContext): bo
     }
     k++
   }
-  if (k + 2 >= t.length || t[k].sent !== sent || !COPULA.test(t[k].text) || !/^(?:a|an)$/.test(t[k + 1].text)) return false
-  for (let j = k + 2; j < Math.min(t.length, k + 7) && t[j].sent === sent; j++) {
+  if (k < t.length && t[k].text === ',') k++
+  if (k + 2 >= t.length || t[k].sent !== sent || !COPULA.test(t[k].text)) return undefined
+  k++
+  if (t[k].text === 'one' && t[k + 1]?.text === 'of' && t[k + 2]?.text === 'the') k += 3
+  else if (/^(?:a|an|the)$/.test(t[k].text)) k++
+  else return undefined
+  for (let j = k; j < Math.min(t.length, k + 5) && t[j].sent === sent; j++) {
     const w = t[j].text
-    if (COPULA_PLACE.test(w)) return j + 1 >= t.length || t[j + 1].sent !== sent || AFTER_PLACE_NOUN.test(t[j + 1].text)
-    if (!/^[\p{L}-]+$/u.test(w) || /^(?:of|in|on|at|that|which|who|and|or|for|from|by|with)$/.test(w)) return false
+    const next = t[j + 1]
+    const ends = (after: RegExp) => !next || next.sent !== sent || after.test(next.text)
+    // "singer - songwriter": the noun's last part says it.
+    if (next?.text === '-' && next.sent === sent) continue
+    if (COPULA_PLACE.test(w)) return ends(AFTER_PLACE_NOUN) ? 'LOC' : undefined
+    if (COPULA_ORG.test(w)) return ends(AFTER_KIND_NOUN) ? 'ORG' : undefined
+    if (COPULA_PERSON.test(w)) return ends(AFTER_KIND_NOUN) ? 'PER' : undefined
+    if (!/^[\p{L}-]+$/u.test(w) || /^(?:of|in|on|at|that|which|who|and|or|for|from|by|with)$/.test(w)) return undefined
   }
-  return false
+  return undefined
 }
 
 /**
@@ -1524,6 +1625,22 @@ export function personBodyEnd(doc: Tokenized, a: number, b: number, taken: Uint8
     while (f > e + 1 && t[f - 1].text === 'and') f--
     if (f > e + 1) e = f
   }
+  return e
+}
+
+/**
+ * After a person's name [a, b): perhaps a possessive, then one to three untagged title-case words
+ * ending the run of capitals with a GEO_HEAD word ("[Daniel K. Inouye] International Airport",
+ * "[Martha] 's River", "[Aurel Vlaicu] Airport"): the end of the place named after them, else -1.
+ * Without a possessive the name has two words or more.
+ */
+export function personPlaceEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array): number {
+  const t = doc.tokens
+  let c = b
+  if (c < t.length && !taken[c] && t[c].sent === t[a].sent && /^['’]s$/.test(t[c].text)) c++
+  else if (b - a < 2) return -1
+  const e = bodyWordsEnd(doc, a, c, taken, 3)
+  if (e < 0 || e === c || !GEO_HEAD.test(t[e - 1].text)) return -1
   return e
 }
 

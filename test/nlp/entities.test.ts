@@ -6,8 +6,11 @@ import { buildEntities, cleanName, mentionFromTokens, type EntityType } from '..
 import { tokenize } from '../../src/nlp/tokens.ts'
 import {
   bandName,
+  copulaType,
   electionPlace,
   firmName,
+  firstNameBefore,
+  geoName,
   initialsStart,
   joinAmpersandNames,
   joinBodyTopics,
@@ -18,8 +21,10 @@ import {
   madeProducts,
   particleSurnameEnd,
   personBodyEnd,
+  personPlaceEnd,
   placeBodyEnd,
   placeLists,
+  placeNounLists,
   placeNounOf,
   routeNumbered,
   splitJoined,
@@ -830,6 +835,28 @@ t.test('a name the sentence calls a village or a neighbourhood is a place; a tow
   t.ok(typed('Dean Becker is a town councillor in Kent.').includes('PER:Dean Becker'))
 })
 
+t.test('what the sentence says a name is gives its type: a place, an organization, a person', async (t) => {
+  const span = (text: string, words: string) => {
+    const doc = tokenize(text)
+    const ws = words.split(' ')
+    const a = doc.tokens.findIndex((_, i) => ws.every((w, j) => doc.tokens[i + j]?.text === w))
+    return copulaType(doc, a, a + ws.length, { gaz: () => 0 })
+  }
+  // Fires: a comma before the copula, "one of the" and a plural, "the only … company", a hyphened noun.
+  t.equal(span('Durán , is a canton located in the province of Guayas.', 'Durán'), 'LOC')
+  t.equal(span('Hope Town is one of the districts of the Bahamas.', 'Hope Town'), 'LOC')
+  t.equal(span('Roketsan is the only Turkish company to make rockets.', 'Roketsan'), 'ORG')
+  t.equal(span('Kungliga Hovkapellet is a Swedish orchestra , originally part of the court.', 'Kungliga Hovkapellet'), 'ORG')
+  t.equal(span('Senbor is a Chinese pop singer - songwriter .', 'Senbor'), 'PER')
+  t.equal(span('Christian Hee Hwass was a Danish malacologist who worked in Paris.', 'Christian Hee Hwass'), 'PER')
+  t.ok(typed('Trinity Fatu is an American wrestler , actress and singer.').includes('PER:Trinity Fatu'))
+  // Does not fire: a noun follows the kind ("a band member", "a company director"), a verb of its own.
+  t.equal(span('Dean Becker is a town councillor in Kent.', 'Dean Becker'), undefined)
+  t.equal(span('Paul Smith was a band member of the Clash.', 'Paul Smith'), undefined)
+  t.equal(span('Anna Berg is a company director in Oslo.', 'Anna Berg'), undefined)
+  t.equal(span('Oslo said it was a player in the market.', 'Oslo'), undefined)
+})
+
 t.test('a body\'s or a state\'s head, "of" and a name are one name; a title, "of" and a place are two', async (t) => {
   t.ok(typed('They travelled to the United States of America in 1910.').includes('LOC:United States of America'))
   t.same(
@@ -1043,6 +1070,48 @@ t.test('a town or a country listed among places is a place, whatever the tagger 
   )
 })
 
+t.test("names listed right after a plural of a place's noun are places; a list after another noun is not", async (t) => {
+  const listed = (text: string, spans: [number, number, EntityType][]) => {
+    const doc = tokenize(text)
+    const ms = spans.map(([a, b, type]) => mentionFromTokens(text, doc.tokens, a, b, type))
+    placeNounLists(doc, ms)
+    return ms.map((m) => `${m.type}:${m.text}`)
+  }
+  // "the unincorporated areas of Chocolate Bayou , Lochridge , Otey , and Sandy Point": the tagger read two as persons.
+  t.same(
+    listed('It serves the areas of Chocolate Bayou , Lochridge , Otey , and Sandy Point .', [
+      [5, 7, 'LOC'],
+      [8, 9, 'PER'],
+      [10, 11, 'PER'],
+      [13, 15, 'LOC'],
+    ]),
+    ['LOC:Chocolate Bayou', 'LOC:Lochridge', 'LOC:Otey', 'LOC:Sandy Point'],
+  )
+  t.same(
+    listed('The towns Durán , Samborondón and Guayaquil are linked .', [
+      [2, 3, 'LOC'],
+      [4, 5, 'PER'],
+      [6, 7, 'LOC'],
+    ]),
+    ['LOC:Durán', 'LOC:Samborondón', 'LOC:Guayaquil'],
+  )
+  // Not after another noun, nor past a word that is no comma or "and".
+  t.same(
+    listed('The musicians Durán and Otey played .', [
+      [2, 3, 'PER'],
+      [4, 5, 'PER'],
+    ]),
+    ['PER:Durán', 'PER:Otey'],
+  )
+  t.same(
+    listed('The towns of Durán met Otey there .', [
+      [3, 4, 'LOC'],
+      [5, 6, 'PER'],
+    ]),
+    ['LOC:Durán', 'PER:Otey'],
+  )
+})
+
 t.test("initials, a particle and a surname belong to a person's name; an initial of another name does not", async (t) => {
   const doc = tokenize('Poems by T. S. Eliot were read aloud .')
   t.equal(initialsStart(doc, 4, 4, new Uint8Array(doc.tokens.length)), 2)
@@ -1071,6 +1140,53 @@ t.test("a body named after a person, and a band's name, are organizations; a per
   const band = tokenize('The Eli Young Band played while Eli Young sang .')
   t.ok(bandName(band, 1, 4))
   t.notOk(bandName(band, 6, 8))
+})
+
+t.test("a place named after a person is a place; a person's surname before a capitalised word is not", async (t) => {
+  const end = (text: string, a: number, b: number) => {
+    const doc = tokenize(text)
+    const taken = new Uint8Array(doc.tokens.length)
+    for (let i = a; i < b; i++) taken[i] = 1
+    return personPlaceEnd(doc, a, b, taken)
+  }
+  t.equal(end('Flights landed at Daniel K. Inouye International Airport in Honolulu .', 3, 6), 8)
+  t.equal(end("They camped by Martha 's River that night .", 3, 4), 6)
+  t.equal(end('Then John Smith Airport Director spoke .', 1, 3), -1, 'a capitalised word after the place word')
+  t.equal(end('Then Smith Street was closed .', 1, 2), -1, 'one word without a possessive')
+  t.equal(end('Then John Smith Hall opened .', 1, 3), -1, 'no word for a place')
+})
+
+t.test('a known first name left untagged before a surname belongs to the name; a month, a greeting, a compass point do not', async (t) => {
+  const FIRST = 1 << GAZ_CLASSES.indexOf('first')
+  const ctx = { gaz: (words: string[]) => (['nick', 'april', 'hi', 'west'].includes(words.join(' ')) ? FIRST : 0) }
+  const before = (text: string, a: number) => {
+    const doc = tokenize(text)
+    const taken = new Uint8Array(doc.tokens.length)
+    taken[a] = 1
+    return firstNameBefore(doc, a, taken, ctx)
+  }
+  t.ok(before('He played NYPD Detective Nick Falco on television .', 5))
+  t.notOk(before('He went there on April Fools day .', 5), 'a month')
+  t.notOk(before('Hi Nelson , how are you ?', 1), 'a greeting')
+  t.notOk(before('They beat West Ham on Sunday .', 3), 'a point of the compass')
+  t.notOk(before('He played Detective Falco on television .', 3), 'a title')
+})
+
+t.test("a name ending in a swamp's, a pond's or a protected area's words is a place; Park or Reserve alone is not", async (t) => {
+  const ctx = { gaz: () => 0 }
+  const geo = (text: string, name: string) => {
+    const doc = tokenize(text)
+    const at = text.indexOf(name)
+    const a = doc.tokens.findIndex((x) => x.start === at)
+    const b = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
+    return geoName(doc, a, b, 'MISC', ctx)
+  }
+  t.ok(geo('The Great Dismal Swamp lies on the border.', 'Great Dismal Swamp'))
+  t.ok(geo('Elk roam the Olympic National Park every spring.', 'Olympic National Park'))
+  t.ok(geo('Birds nest in the Pasvik Nature Reserve every spring.', 'Pasvik Nature Reserve'))
+  t.notOk(geo('The Federal Reserve raised rates again.', 'Federal Reserve'))
+  t.notOk(geo('They played at Queens Park on Sunday.', 'Queens Park'))
+  t.notOk(geo('He joined the National Park Service in 1950.', 'National Park Service'))
 })
 
 t.test('a garden or a stade is a venue, whatever the tagger typed it; a forum and a book named Garden are not', async (t) => {
