@@ -266,6 +266,9 @@ export function trainModel(
       if (docFold.get(di) === f) oof.push(...docTriples(d, di, w))
     })
   }
+  // TEA_REL_OOF_DUMP=<file>: the out-of-fold triples before calibration, one JSON a line (for
+  // calibration experiments).
+  if (process.env.TEA_REL_OOF_DUMP) writeFileSync(process.env.TEA_REL_OOF_DUMP, oof.map((t) => JSON.stringify(t)).join('\n') + '\n')
   const gold = goldCounts(docs.map((d) => d.rel))
   const calibration: Record<string, Calibration> = {}
   const threshold: Partial<Record<RelationType, number>> = {}
