@@ -4,6 +4,7 @@
 // annotates, micro and macro F1, calibration error of the reported confidences. With `cv`, the
 // relation model is retrained K times without one fold of the file's documents (the tagger
 // stays as committed) and each fold is scored with the model that did not see it.
+import { writeFileSync } from 'node:fs'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { createEngine, type Engine } from '../../src/nlp/index.ts'
 import { parseRelationModel } from '../../src/nlp/relations.ts'
@@ -113,6 +114,8 @@ export async function evalRelations(engine: Engine, opts: RelationEvalOptions): 
   const types = Object.keys(perType)
   const macro = types.reduce((a, t) => a + perType[t].f1, 0) / Math.max(1, types.length)
   const e = ece(conf)
+  // TEA_REL_CONF_DUMP=<file>: the reported confidences and their correctness (noise simulations).
+  if (process.env.TEA_REL_CONF_DUMP) writeFileSync(process.env.TEA_REL_CONF_DUMP, JSON.stringify(conf))
   const result: RelationEvalResult = {
     task: 'relations',
     set: opts.file,

@@ -31,6 +31,8 @@ import { TYPE_INDEX, loadRelDocs, prepareDoc, type PreparedDoc, type RelDoc } fr
 import type { EntityModels } from '../../src/nlp/mentions.ts'
 import { prepareFewRel } from './fewrel.ts'
 import { loadEntityModels } from '../../src/nlp/index.ts'
+import { loadTagger } from '../../src/nlp/tagger.ts'
+import { foldOf } from './ner-data.ts'
 
 export const TRAIN_SETS = ['conll04/train_grouped.jsonl', 'redocred/train.jsonl']
 export const LABELS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pattern-labels.jsonl')
@@ -41,6 +43,8 @@ export interface TrainOptions {
   log?: (s: string) => void
   /** Positives-only documents (FewRel) trained in every fit, never scored out of fold. */
   extra?: PreparedDoc[]
+  /** The same documents over entities of taggers that did not see them (scored out of fold instead). */
+  heldOut?: PreparedDoc[]
 }
 
 /** How much a positives-only sample weighs against a sample of the annotated corpora. */
@@ -263,9 +267,12 @@ export function trainModel(
       opts,
     )
     docs.forEach((d, di) => {
-      if (docFold.get(di) === f) oof.push(...docTriples(d, di, w))
+      if (docFold.get(di) === f) oof.push(...docTriples(opts.heldOut?.[di] ?? d, di, w))
     })
   }
+  // TEA_REL_OOF_DUMP=<file>: the out-of-fold triples before calibration, one JSON a line (for
+  // calibration experiments).
+  if (process.env.TEA_REL_OOF_DUMP) writeFileSync(process.env.TEA_REL_OOF_DUMP, oof.map((t) => JSON.stringify(t)).join('\n') + '\n')
   const gold = goldCounts(docs.map((d) => d.rel))
   const calibration: Record<string, Calibration> = {}
   const threshold: Partial<Record<RelationType, number>> = {}
@@ -420,7 +427,17 @@ export function trainRelations(opts: { dir: string; out: string; seed: number; e
   const models = loadEntityModels(opts.dir)
   const docs = prepareAll(TRAIN_SETS, models, log)
   const extra = EXTRA_WEIGHT > 0 ? prepareFewRel(models, places(), log) : []
-  const { file, oof } = trainModel(docs, { ...opts, log, extra })
+  // TEA_REL_OOF_TAGGERS=<folds dir>: experiment, out-of-fold triples over the fold taggers' entities.
+  const foldsDir = process.env.TEA_REL_OOF_TAGGERS
+  let heldOut: PreparedDoc[] | undefined
+  if (foldsDir) {
+    const taggers = [0, 1, 2].map((k) => loadTagger(path.join(foldsDir, `fold-${k}`, 'ner.bin.gz')))
+    heldOut = []
+    for (const f of TRAIN_SETS)
+      for (const rel of loadRelDocs(f)) heldOut.push(prepareDoc(rel, true, places(), { ...models, tagger: taggers[foldOf(rel.id, 3)] }))
+    log(`relations: ${heldOut.length} documents paired over the fold taggers' entities`)
+  }
+  const { file, oof } = trainModel(docs, { ...opts, log, extra, heldOut })
   reportOof(
     oof,
     docs.map((d) => d.rel),
