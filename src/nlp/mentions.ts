@@ -1925,7 +1925,6 @@ const GAZ_REGION = 1 << GAZ_CLASSES.indexOf('region')
 const GAZ_FIRST = 1 << GAZ_CLASSES.indexOf('first')
 const GAZ_COMMON = 1 << GAZ_CLASSES.indexOf('common')
 const GAZ_DEMONYM = 1 << GAZ_CLASSES.indexOf('demonym')
-const GAZ_COUNTRY = 1 << GAZ_CLASSES.indexOf('country')
 const GAZ_KNOWN_NAME = ['company', 'brand', 'tORG', 'tPER', 'tLOC', 'tOBJ'].reduce(
   (m, c) => m | (1 << GAZ_CLASSES.indexOf(c as (typeof GAZ_CLASSES)[number])),
   0,
@@ -2218,7 +2217,7 @@ function workTitles(doc: Tokenized, spans: TaggedSpan[]): Mention[] {
 // "commercial products like MATLAB"). Not "systems" nor "services": what they list is as often a
 // scheme or a company ("services such as Netflix and Amazon").
 const PRODUCT_KINDS =
-  /^(?:products|missiles|rockets|vehicles|cars|aircraft|processors|computers|assistants|frameworks|programs|programmes|applications|apps|tools|toolkits|libraries|platforms|robots|consoles|devices|smartphones|browsers)$/
+  /^(?:products|assistants|frameworks|programs|programmes|applications|apps|tools|toolkits|libraries|platforms|robots|consoles|devices|smartphones|browsers)$/
 const PRODUCT_LIST_CUE = /^(?:such|including|like)$/
 
 /**
@@ -2433,43 +2432,6 @@ function copulaMadeBy(doc: Tokenized, s: TaggedSpan, agentAt: Map<number, Tagged
 }
 
 /**
- * A place span of a list (commas, "and" / "or") of the tagger's miscellaneous names and places that
- * ends in a kind of product, the list holding at least one miscellaneous name ("Kaby Lake , Coffee
- * Lake and Cannon Lake CPUs"); not a nationality, a country or a name ending in a lower-case word.
- */
-function placeInProductList(doc: Tokenized, s: TaggedSpan, listedAt: Map<number, TaggedSpan>, ctx: RuleContext): boolean {
-  const t = doc.tokens
-  if (!/^[\p{Lu}\p{N}]/u.test(t[s.first].text) || !/^[\p{Lu}\p{N}]/u.test(t[s.last - 1].text)) return false
-  const words = t.slice(s.first, s.last).map((x) => x.text.toLowerCase())
-  if (ctx.gaz(words) & (GAZ_DEMONYM | GAZ_COUNTRY)) return false
-  if (wordGaz(ctx, t[s.last - 1].text) & GAZ_DEMONYM) return false
-  // The list's start: back over commas, "and" / "or" and listed names.
-  let first = s
-  for (;;) {
-    let j = first.first - 1
-    if (j >= 0 && /^(?:and|or)$/.test(t[j].text)) j--
-    if (j >= 0 && t[j].text === ',') j--
-    if (j === first.first - 1) break
-    let prev: TaggedSpan | undefined
-    for (const o of listedAt.values()) if (o.last === j + 1) prev = o
-    if (!prev) break
-    first = prev
-  }
-  let misc = first.type === 'MISC'
-  let k = first.last
-  for (;;) {
-    let j = k
-    if (j < t.length && t[j].text === ',') j++
-    if (j < t.length && /^(?:and|or)$/.test(t[j].text)) j++
-    const o = j > k ? listedAt.get(j) : undefined
-    if (!o) break
-    if (o.type === 'MISC') misc = true
-    k = o.last
-  }
-  return misc && k > s.first && k < t.length && t[k].sent === t[s.first].sent && MADE_KIND.test(t[k].text)
-}
-
-/**
  * The tagger's miscellaneous spans that are products or works by what the text says of them: the
  * object of a verb of making with an organization or a person as its agent ("X , developed by
  * [ORG]", "X is a 2003 video game developed by [ORG]", "[ORG] released the X"), a name (or a list of
@@ -2496,15 +2458,7 @@ export function madeProducts(doc: Tokenized, spans: TaggedSpan[], ctx: RuleConte
       )
   const miscAt = new Map<number, TaggedSpan>()
   for (const s of spans) if (s.type === 'MISC') miscAt.set(s.first, s)
-  // Miscellaneous names and places: a list ending in a kind of product may hold names the tagger
-  // read as places ("Kaby Lake , Coffee Lake and Cannon Lake CPUs", "Chevrolet and Pontiac cars").
-  const listedAt = new Map<number, TaggedSpan>()
-  for (const s of spans) if (s.type === 'MISC' || s.type === 'LOC') listedAt.set(s.first, s)
   for (const s of spans) {
-    if (s.type === 'LOC') {
-      if (placeInProductList(doc, s, listedAt, ctx)) out.push(titled(mentionFromTokens(doc.text, t, s.first, s.last, 'OBJ')))
-      continue
-    }
     // A name ending in a lower-case word is a kind or a field ("Celtic rock", "neural network"),
     // one ending in an award's, an event's or a body's word is not made ("Booker Prize").
     if (s.type !== 'MISC' || !/^[\p{Lu}\p{N}]/u.test(t[s.first].text) || !/^[\p{Lu}\p{N}+]/u.test(t[s.last - 1].text)) continue
@@ -2537,14 +2491,14 @@ export function madeProducts(doc: Tokenized, spans: TaggedSpan[], ctx: RuleConte
     // "the Atari 5200 console", "the Kingdom Hearts series": a kind of product right after the name.
     // So for the names of a list the kind ends ("the Final Fantasy , Dragon Quest , and Kingdom
     // Hearts series", "Its Buick , Chevrolet and Cadillac brands"): commas, "and" / "or" and the
-    // tagger's miscellaneous names or places up to the kind ("Chevrolet and Pontiac cars").
+    // tagger's miscellaneous names up to the kind.
     if (!made) {
       let k = s.last
       for (;;) {
         let j = k
         if (j < t.length && t[j].text === ',') j++
         if (j < t.length && /^(?:and|or)$/.test(t[j].text)) j++
-        const o = j > k ? listedAt.get(j) : undefined
+        const o = j > k ? miscAt.get(j) : undefined
         if (!o) break
         k = o.last
       }
@@ -2563,15 +2517,6 @@ export function madeProducts(doc: Tokenized, spans: TaggedSpan[], ctx: RuleConte
             made = true
             break
           }
-    }
-    // "Taito 's 1986 Arkanoid", "Microsoft 's Xbox Video": an organization's possessive, then at
-    // most a year, before the name; the name not modifying a noun ("Square Enix 's European
-    // publishing wing").
-    const after = s.last < t.length && t[s.last].sent === t[s.first].sent ? t[s.last].text : '.'
-    if (!made && !(/^\p{Ll}/u.test(after) && !NOT_A_NOUN.test(after))) {
-      let j = s.first - 1
-      if (j >= 0 && /^\p{N}{4}$/u.test(t[j].text)) j--
-      if (j >= 1 && /^['’]s$/.test(t[j].text) && t[j].sent === t[s.first].sent && agentEndingAt.get(j)?.type === 'ORG') made = true
     }
     // "Google Play", "Toyota Aurion": an organization's whole name and more.
     if (!made)

@@ -614,10 +614,6 @@ t.test('names listed after a plural kind of product and a list cue are objects',
   // Lower-case words between the kind and the cue; "and the" before a capital starts the next name.
   const programs = objects('Free translation programs are available online, such as Google Translate and the SYSTRAN system.')
   t.ok(programs.includes('Google Translate'), `Google Translate (got ${JSON.stringify(programs)})`)
-  // Kinds of made goods too ("guided missiles such as Cirit and UMTAS").
-  const missiles = objects('The company makes laser guided missiles such as Cirit and UMTAS for the army.')
-  for (const name of ['Cirit', 'UMTAS']) t.ok(missiles.includes(name), `${name} (got ${JSON.stringify(missiles)})`)
-  t.same(objects('The company makes laser guided missiles for the army of Turkey and Qatar.'), [])
   t.notOk(
     programs.some((o) => /and the/.test(o)),
     `no name across "and the" (got ${JSON.stringify(programs)})`,
@@ -1279,15 +1275,7 @@ t.test('a miscellaneous name that an organization or a person made is an object'
     }
     // The gazetteer knows the nationalities of these cases.
     const DEMONYM = 1 << GAZ_CLASSES.indexOf('demonym')
-    const COUNTRY = 1 << GAZ_CLASSES.indexOf('country')
-    const ctx = {
-      gaz: (words: string[]) =>
-        ['serb', 'american', 'french', 'buddhist'].includes(words.join(' ').toLowerCase())
-          ? DEMONYM
-          : words.join(' ') === 'japan'
-            ? COUNTRY
-            : 0,
-    }
+    const ctx = { gaz: (words: string[]) => (['serb', 'american', 'french', 'buddhist'].includes(words.join(' ')) ? DEMONYM : 0) }
     return madeProducts(doc, tagged, ctx).map((m) => `${m.type}:${m.text}${m.titled ? '' : ' (not titled)'}`)
   }
   // Made by an agent after "by", after a copula, or named by its maker before the verb.
@@ -1320,23 +1308,4 @@ t.test('a miscellaneous name that an organization or a person made is an object'
   t.same(made('[ORG:PLO] leaders signed the [MISC:PLO - Israel] deal .'), [])
   t.same(made('[PER:Smith] was part of the [MISC:Celtic rock] series .'), [])
   t.same(made('He played [MISC:Celtic rock] , [MISC:Irish] folk and [MISC:Punk] songs .'), [])
-  // An organization's possessive, with at most a year, before the name.
-  t.same(made("It found new legs with [ORG:Taito] 's 1986 [MISC:Arkanoid] ."), ['OBJ:Arkanoid'])
-  t.same(made("It is sold through [ORG:Microsoft] 's [MISC:Xbox Video] ."), ['OBJ:Xbox Video'])
-  // Not fired: a person's possessive, a word other than a year between, a nationality.
-  t.same(made("It quoted [PER:Smith] 's [MISC:Arkanoid] ."), [])
-  t.same(made("It quoted [ORG:Taito] 's famous [MISC:Arkanoid] ."), [])
-  t.same(made("It quoted [ORG:NATO] 's [MISC:Serb] allies ."), [])
-  t.same(made("It merged with [ORG:Square Enix] 's [MISC:European] publishing wing ."), [])
-  // Places of a list of miscellaneous names ending in a kind of product.
-  t.same(made('It shares it with [LOC:Kaby Lake] , [MISC:Coffee Lake] and [LOC:Cannon Lake] processors .'), [
-    'OBJ:Kaby Lake',
-    'OBJ:Coffee Lake',
-    'OBJ:Cannon Lake',
-  ])
-  t.same(made('The now expansive [MISC:Chevrolet] and [LOC:Pontiac] cars were replaced .'), ['OBJ:Chevrolet', 'OBJ:Pontiac'])
-  // Not fired: a list of places alone, a country in the list, a place not in the list.
-  t.same(made('The [LOC:Detroit] and [LOC:Pontiac] cars were replaced .'), [])
-  t.same(made('The [MISC:Chevrolet] and [LOC:Japan] cars were replaced .'), ['OBJ:Chevrolet'])
-  t.same(made('In [LOC:Pontiac] the [MISC:Chevrolet] cars were built .'), ['OBJ:Chevrolet'])
 })
