@@ -2,6 +2,8 @@
 // them under models/. Usage: npm run train [-- --only ner|confidence|relations|sentiment] [--epochs N] [--seed N] [--sent name=value]
 // (--epochs: the tagger's; --seed: the sentiment network's, default 20211, to report a spread over seeds)
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -34,13 +36,22 @@ const models = process.env.TEA_MODELS_OUT ?? path.join(REPO_ROOT, 'models')
 // modules), so only this keeps `npm run train` and `--only X` byte-identical.
 if (tasks.length > 1) {
   const passOn = process.argv.slice(2).filter((a, i, all) => a !== '--only' && all[i - 1] !== '--only' && !a.startsWith('--only='))
+  // The entity confidence and the relation model's calibration both read three fold taggers: one
+  // set, trained by the first and kept for the second, then removed.
+  const sharedFolds = !process.env.TEA_FOLDS_DIR && tasks.includes('confidence') && tasks.includes('relations')
+  if (sharedFolds) process.env.TEA_FOLDS_DIR = mkdtempSync(path.join(os.tmpdir(), 'tea-ner-folds-'))
+  let status = 0
   for (const task of TASKS.filter((t) => tasks.includes(t))) {
     const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--only', task, ...passOn], {
       stdio: 'inherit',
     })
-    if (r.status !== 0) process.exit(r.status ?? 1)
+    if (r.status !== 0) {
+      status = r.status ?? 1
+      break
+    }
   }
-  process.exit(0)
+  if (sharedFolds) rmSync(process.env.TEA_FOLDS_DIR!, { recursive: true, force: true })
+  process.exit(status)
 }
 const want = (task: string) => tasks.includes(task)
 
@@ -67,9 +78,15 @@ if (want('confidence')) {
 }
 
 if (want('relations')) {
-  // Over the entities of the tagger and entity confidence trained above (in `models`).
+  // Over the entities of the tagger and entity confidence trained above (in `models`); calibrated
+  // over three fold taggers' entities (reused from TEA_FOLDS_DIR, else trained here).
   const { trainRelations } = await import('./nlp/train-relations.ts')
-  trainRelations({ dir: models, out: path.join(models, 'relations.json'), seed: Number(process.env.TEA_REL_SEED ?? 20042), epochs: 15 })
+  await trainRelations({
+    dir: models,
+    out: path.join(models, 'relations.json'),
+    seed: Number(process.env.TEA_REL_SEED ?? 20042),
+    epochs: 15,
+  })
 }
 
 if (want('sentiment')) {

@@ -11,7 +11,10 @@ import { parseRelationModel } from '../../src/nlp/relations.ts'
 import type { RelationType } from '../../src/nlp/types.ts'
 import { rng, shuffle } from './data.ts'
 import { Counts, ece } from './metrics.ts'
-import { loadRelDocs, matchClusters, type RelDoc } from './relation-data.ts'
+import { loadRelDocs, matchClusters, prepareDoc, type PreparedDoc, type RelDoc } from './relation-data.ts'
+import { loadTagger } from '../../src/nlp/tagger.ts'
+import { trainFoldTaggers } from './cv.ts'
+import { foldOf } from './ner-data.ts'
 
 export interface RelationEvalOptions {
   file: string
@@ -78,12 +81,19 @@ export async function evalRelations(engine: Engine, opts: RelationEvalOptions): 
   if (opts.cv && opts.cv > 1) {
     const K = opts.cv
     // Imported here: training code is not needed to score the committed model.
-    const { TRAIN_SETS, EXTRA_WEIGHT, prepareAll, trainModel, patternConfidence, places } = await import('./train-relations.ts')
+    const { TRAIN_SETS, EXTRA_WEIGHT, CALIBRATION_FOLDS, prepareAll, trainModel, patternConfidence, places } =
+      await import('./train-relations.ts')
     const { prepareFewRel } = await import('./fewrel.ts')
     log(
-      `relations: ${K}-fold cross-validation by document: the relation model is retrained without each fold; the tagger is the committed one (it may have seen these texts)`,
+      `relations: ${K}-fold cross-validation by document: the relation model is retrained without each fold, and each scored text is read by a fold tagger that did not see it (TEA_FOLDS_DIR)`,
     )
     const train = prepareAll(TRAIN_SETS, engine.models, log)
+    // As in training: the calibration's out-of-fold triples over the fold taggers' entities.
+    const taggers = (await trainFoldTaggers(CALIBRATION_FOLDS)).map((f) => loadTagger(f.tagger))
+    const heldOutAll: PreparedDoc[] = []
+    for (const file of TRAIN_SETS)
+      for (const rel of loadRelDocs(file))
+        heldOutAll.push(prepareDoc(rel, true, places(), { ...engine.models, tagger: taggers[foldOf(rel.id, CALIBRATION_FOLDS)] }))
     const extra = EXTRA_WEIGHT > 0 ? prepareFewRel(engine.models, places(), log) : []
     // The relation seed moves the fold split and the SGD order (a second seed checks a gain).
     const seed = Number(process.env.TEA_REL_SEED ?? opts.seed ?? 20042)
@@ -94,12 +104,13 @@ export async function evalRelations(engine: Engine, opts: RelationEvalOptions): 
     ).forEach((id, k) => fold.set(id, k % K))
     const patterns = patternConfidence()
     for (let f = 0; f < K; f++) {
-      const keep = train.filter((d) => fold.get(d.rel.domain + '\u0000' + d.rel.id) !== f)
-      const { file } = trainModel(keep, { seed, epochs: 15, extra })
+      const kept = (d: PreparedDoc) => fold.get(d.rel.domain + '\u0000' + d.rel.id) !== f
+      const keep = train.filter(kept)
+      const { file } = trainModel(keep, { seed, epochs: 15, extra, heldOut: heldOutAll.filter(kept) })
       const relations = parseRelationModel({ ...file, patternConfidence: patterns, places: [...places()] })
-      const foldEngine = createEngine({ ...engine.models, relations })
+      const foldEngines = taggers.map((tagger) => createEngine({ ...engine.models, tagger, relations }))
       const held = docs.filter((d) => fold.get(d.domain + '\u0000' + d.id) === f)
-      for (const rel of held) scoreDoc(rel, foldEngine, opts, counts, conf)
+      for (const rel of held) scoreDoc(rel, foldEngines[foldOf(rel.id, CALIBRATION_FOLDS)], opts, counts, conf)
       log(`relations: fold ${f + 1}/${K}: trained on ${keep.length} documents, scored ${held.length}`)
     }
   } else {

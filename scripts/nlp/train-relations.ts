@@ -2,11 +2,12 @@
 // shared by all types) on CoNLL04 train and Re-DocRED train, over the candidates the engine
 // builds at run time from its own entities (plus candidates from the gold entities, for
 // fitting only), so that the probability covers entity errors too. Confidence is calibrated per
-// type on out-of-fold predictions (5 folds by document) pooled over both corpora, aggregated per
+// type on out-of-fold predictions (5 folds by document, over the entities of fold taggers that did
+// not see the document) pooled over both corpora, aggregated per
 // reported triple as the engine reports them; the reporting threshold per type is the one with
 // the best out-of-fold F1. Pattern-only types get the precision of their cue phrase measured on
 // hand-labelled predictions (pattern-labels.jsonl, drawn by sample-patterns.ts).
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
@@ -33,6 +34,7 @@ import { prepareFewRel } from './fewrel.ts'
 import { loadEntityModels } from '../../src/nlp/index.ts'
 import { loadTagger } from '../../src/nlp/tagger.ts'
 import { foldOf } from './ner-data.ts'
+import { KEPT_FOLDS, trainFoldTaggers } from './cv.ts'
 
 export const TRAIN_SETS = ['conll04/train_grouped.jsonl', 'redocred/train.jsonl']
 export const LABELS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pattern-labels.jsonl')
@@ -421,22 +423,29 @@ export function prepareAll(files: string[], models: EntityModels, log: (s: strin
   return out
 }
 
-/** Trains over the entities of the tagger and entity confidence in `dir` (those just trained there). */
-export function trainRelations(opts: { dir: string; out: string; seed: number; epochs: number }): void {
+/** Fold taggers whose entities score the out-of-fold triples (three, as the entity confidence's). */
+export const CALIBRATION_FOLDS = 3
+
+/**
+ * Trains over the entities of the tagger and entity confidence in `dir` (those just trained there).
+ * The out-of-fold triples that fit the calibration and the thresholds are scored over the entities
+ * of fold taggers, each document read by the one trained without it: the committed tagger has seen
+ * the training texts, so over its entities the scores read overconfident on new text
+ * (docs/experiments/calibration.md). The final weights are fitted over the committed tagger's.
+ */
+export async function trainRelations(opts: { dir: string; out: string; seed: number; epochs: number }): Promise<void> {
   const log = (s: string) => console.log(s)
   const models = loadEntityModels(opts.dir)
   const docs = prepareAll(TRAIN_SETS, models, log)
   const extra = EXTRA_WEIGHT > 0 ? prepareFewRel(models, places(), log) : []
-  // TEA_REL_OOF_TAGGERS=<folds dir>: experiment, out-of-fold triples over the fold taggers' entities.
-  const foldsDir = process.env.TEA_REL_OOF_TAGGERS
-  let heldOut: PreparedDoc[] | undefined
-  if (foldsDir) {
-    const taggers = [0, 1, 2].map((k) => loadTagger(path.join(foldsDir, `fold-${k}`, 'ner.bin.gz')))
-    heldOut = []
-    for (const f of TRAIN_SETS)
-      for (const rel of loadRelDocs(f)) heldOut.push(prepareDoc(rel, true, places(), { ...models, tagger: taggers[foldOf(rel.id, 3)] }))
-    log(`relations: ${heldOut.length} documents paired over the fold taggers' entities`)
-  }
+  const folds = await trainFoldTaggers(CALIBRATION_FOLDS)
+  const taggers = folds.map((f) => loadTagger(f.tagger))
+  const heldOut: PreparedDoc[] = []
+  for (const f of TRAIN_SETS)
+    for (const rel of loadRelDocs(f))
+      heldOut.push(prepareDoc(rel, true, places(), { ...models, tagger: taggers[foldOf(rel.id, CALIBRATION_FOLDS)] }))
+  if (!KEPT_FOLDS) for (const f of folds) rmSync(path.dirname(f.tagger), { recursive: true, force: true })
+  log(`relations: ${heldOut.length} documents paired over the fold taggers' entities (calibration and thresholds)`)
   const { file, oof } = trainModel(docs, { ...opts, log, extra, heldOut })
   reportOof(
     oof,
