@@ -1260,6 +1260,11 @@ export function splitBeforeBody(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan
     const i = s.last - 2
     return i > s.first + 1 && t[i].text === 'and' && OF_JOIN_ORG.test(t[i + 1].text) && holdsBody(t, s.first, i) ? i : -1
   }
+  return cutSpansAt(spans, at)
+}
+
+/** Each span for which `at` gives a token i > 0 is cut in two there, the token at i left out of both. */
+function cutSpansAt(spans: TaggedSpan[], at: (s: TaggedSpan) => number): TaggedSpan[] {
   if (!spans.some((s) => at(s) > 0)) return spans
   return spans.flatMap((s) => {
     const i = at(s)
@@ -1299,16 +1304,7 @@ export function splitPossessedBody(doc: Tokenized, spans: TaggedSpan[]): TaggedS
     }
     return -1
   }
-  if (!spans.some((s) => at(s) > 0)) return spans
-  return spans.flatMap((s) => {
-    const i = at(s)
-    return i > 0
-      ? [
-          { ...s, last: i },
-          { ...s, first: i + 1 },
-        ]
-      : [s]
-  })
+  return cutSpansAt(spans, at)
 }
 
 // Words of a body that make a name of it on either side of "and".
