@@ -11,9 +11,7 @@ import { parseRelationModel } from '../../src/nlp/relations.ts'
 import type { RelationType } from '../../src/nlp/types.ts'
 import { rng, shuffle } from './data.ts'
 import { Counts, ece } from './metrics.ts'
-import { loadRelDocs, matchClusters, prepareDoc, type PreparedDoc, type RelDoc } from './relation-data.ts'
-import { loadTagger } from '../../src/nlp/tagger.ts'
-import { trainFoldTaggers } from './cv.ts'
+import { loadRelDocs, matchClusters, type PreparedDoc, type RelDoc } from './relation-data.ts'
 import { foldOf } from './ner-data.ts'
 
 export interface RelationEvalOptions {
@@ -81,7 +79,7 @@ export async function evalRelations(engine: Engine, opts: RelationEvalOptions): 
   if (opts.cv && opts.cv > 1) {
     const K = opts.cv
     // Imported here: training code is not needed to score the committed model.
-    const { TRAIN_SETS, EXTRA_WEIGHT, CALIBRATION_FOLDS, prepareAll, trainModel, patternConfidence, places } =
+    const { TRAIN_SETS, EXTRA_WEIGHT, CALIBRATION_FOLDS, foldTaggerDocs, prepareAll, trainModel, patternConfidence, places } =
       await import('./train-relations.ts')
     const { prepareFewRel } = await import('./fewrel.ts')
     log(
@@ -89,11 +87,7 @@ export async function evalRelations(engine: Engine, opts: RelationEvalOptions): 
     )
     const train = prepareAll(TRAIN_SETS, engine.models, log)
     // As in training: the calibration's out-of-fold triples over the fold taggers' entities.
-    const taggers = (await trainFoldTaggers(CALIBRATION_FOLDS)).map((f) => loadTagger(f.tagger))
-    const heldOutAll: PreparedDoc[] = []
-    for (const file of TRAIN_SETS)
-      for (const rel of loadRelDocs(file))
-        heldOutAll.push(prepareDoc(rel, true, places(), { ...engine.models, tagger: taggers[foldOf(rel.id, CALIBRATION_FOLDS)] }))
+    const { docs: heldOutAll, taggers } = await foldTaggerDocs(engine.models, log)
     const extra = EXTRA_WEIGHT > 0 ? prepareFewRel(engine.models, places(), log) : []
     // The relation seed moves the fold split and the SGD order (a second seed checks a gain).
     const seed = Number(process.env.TEA_REL_SEED ?? opts.seed ?? 20042)

@@ -1,17 +1,18 @@
 // Out-of-fold relation figures of the training log and where CoNLL04's gold triples are lost.
 // Usage: npx tsx scripts/nlp/relation-oof.ts [--seeds 20042,1] [--buckets] [--dump file.json]
-// Tags the training sets once with the committed models, then fits the relation model as
-// `npm run train -- --only relations` does (5 folds by document over CoNLL04 train and
-// Re-DocRED pooled, calibration and thresholds on the out-of-fold triples) at each relation seed,
-// and prints the out-of-fold figures per corpus. With --buckets, each CoNLL04 gold triple is put
-// in the first bucket that holds (reported; a candidate under the threshold; the other direction
-// reported; both entities found, no candidate of the type; an entity missing), and the reported
-// wrong triples are split (an entity matching no gold one; a pair gold relates otherwise; a pair
-// gold does not relate).
+// Tags the training sets once with the committed models and once with the three fold taggers
+// (TEA_FOLDS_DIR, else trained here), then fits the relation model as `npm run train -- --only
+// relations` does (5 folds by document over CoNLL04 train and Re-DocRED pooled, each fold's
+// triples scored over the fold taggers' entities; calibration and thresholds on those out-of-fold
+// triples) at each relation seed, and prints the out-of-fold figures per corpus. With --buckets,
+// each CoNLL04 gold triple (over the fold taggers' entities) is put in the first bucket that holds
+// (reported; a candidate under the threshold; the other direction reported; both entities found,
+// no candidate of the type; an entity missing), and the reported wrong triples are split (an
+// entity matching no gold one; a pair gold relates otherwise; a pair gold does not relate).
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { loadEntityModels } from '../../src/nlp/index.ts'
-import { EXTRA_WEIGHT, TRAIN_SETS, places, prepareAll, reportOof, trainModel, type TripleScore } from './train-relations.ts'
+import { EXTRA_WEIGHT, TRAIN_SETS, foldTaggerDocs, places, prepareAll, reportOof, trainModel, type TripleScore } from './train-relations.ts'
 import { prepareFewRel } from './fewrel.ts'
 import type { PreparedDoc } from './relation-data.ts'
 
@@ -23,18 +24,19 @@ const log = (s: string) => console.log(s)
 const models = loadEntityModels()
 const docs = prepareAll(TRAIN_SETS, models, log)
 const extra = EXTRA_WEIGHT > 0 ? prepareFewRel(models, places(), log) : []
+const { docs: heldOut } = await foldTaggerDocs(models, log)
 const dump: Record<string, unknown> = {}
 
 for (const seed of seeds) {
   const t0 = Date.now()
-  const { file, oof, all } = trainModel(docs, { seed, epochs: 15, extra })
+  const { file, oof, all } = trainModel(docs, { seed, epochs: 15, extra, heldOut })
   log(`seed ${seed} (${Math.round((Date.now() - t0) / 1000)} s): thresholds ${JSON.stringify(file.threshold)}`)
   reportOof(
     oof,
     docs.map((d) => d.rel),
     log,
   )
-  if (values.buckets) buckets(docs, oof, all, file.threshold)
+  if (values.buckets) buckets(heldOut, oof, all, file.threshold)
   dump[String(seed)] = { threshold: file.threshold, all: all.map((t) => ({ ...t, id: docs[t.doc].rel.id })) }
 }
 if (values.dump) writeFileSync(values.dump, JSON.stringify(dump))

@@ -32,7 +32,7 @@ import { TYPE_INDEX, loadRelDocs, prepareDoc, type PreparedDoc, type RelDoc } fr
 import type { EntityModels } from '../../src/nlp/mentions.ts'
 import { prepareFewRel } from './fewrel.ts'
 import { loadEntityModels } from '../../src/nlp/index.ts'
-import { loadTagger } from '../../src/nlp/tagger.ts'
+import { loadTagger, type TaggerModel } from '../../src/nlp/tagger.ts'
 import { foldOf } from './ner-data.ts'
 import { KEPT_FOLDS, trainFoldTaggers } from './cv.ts'
 
@@ -427,6 +427,26 @@ export function prepareAll(files: string[], models: EntityModels, log: (s: strin
 export const CALIBRATION_FOLDS = 3
 
 /**
+ * The training documents read by the fold taggers, each by the one trained without it (as on new
+ * text), in `prepareAll`'s order, with the taggers themselves; the fold taggers are reused from
+ * TEA_FOLDS_DIR, else trained and removed after.
+ */
+export async function foldTaggerDocs(
+  models: EntityModels,
+  log: (s: string) => void = () => {},
+): Promise<{ docs: PreparedDoc[]; taggers: TaggerModel[] }> {
+  const folds = await trainFoldTaggers(CALIBRATION_FOLDS)
+  const taggers = folds.map((f) => loadTagger(f.tagger))
+  if (!KEPT_FOLDS) for (const f of folds) rmSync(path.dirname(f.tagger), { recursive: true, force: true })
+  const docs: PreparedDoc[] = []
+  for (const f of TRAIN_SETS)
+    for (const rel of loadRelDocs(f))
+      docs.push(prepareDoc(rel, true, places(), { ...models, tagger: taggers[foldOf(rel.id, CALIBRATION_FOLDS)] }))
+  log(`relations: ${docs.length} documents paired over the fold taggers' entities`)
+  return { docs, taggers }
+}
+
+/**
  * Trains over the entities of the tagger and entity confidence in `dir` (those just trained there).
  * The out-of-fold triples that fit the calibration and the thresholds are scored over the entities
  * of fold taggers, each document read by the one trained without it: the committed tagger has seen
@@ -438,14 +458,7 @@ export async function trainRelations(opts: { dir: string; out: string; seed: num
   const models = loadEntityModels(opts.dir)
   const docs = prepareAll(TRAIN_SETS, models, log)
   const extra = EXTRA_WEIGHT > 0 ? prepareFewRel(models, places(), log) : []
-  const folds = await trainFoldTaggers(CALIBRATION_FOLDS)
-  const taggers = folds.map((f) => loadTagger(f.tagger))
-  const heldOut: PreparedDoc[] = []
-  for (const f of TRAIN_SETS)
-    for (const rel of loadRelDocs(f))
-      heldOut.push(prepareDoc(rel, true, places(), { ...models, tagger: taggers[foldOf(rel.id, CALIBRATION_FOLDS)] }))
-  if (!KEPT_FOLDS) for (const f of folds) rmSync(path.dirname(f.tagger), { recursive: true, force: true })
-  log(`relations: ${heldOut.length} documents paired over the fold taggers' entities (calibration and thresholds)`)
+  const { docs: heldOut } = await foldTaggerDocs(models, log)
   const { file, oof } = trainModel(docs, { ...opts, log, extra, heldOut })
   reportOof(
     oof,
