@@ -184,7 +184,7 @@ function findContaining(entities: Entity[], type: EntityType, ws: string[], ment
   return undefined
 }
 
-// Words that make a longer organization's name a unit or a branch of the one it opens with
+// Words that make a longer organization's name a unit or a division of the one it opens with
 // ("Sony Pictures", "BBC World News", "Barry University School of …", "Commerce Department").
 const UNIT_WORD =
   /^(?:pictures|television|tv|hd|news|entertainment|studios?|interactive|electronics|media|games|films?|productions?|publishing|orchestra|division|group|school|hospitals?|department|association|centre|center|chamber|order|network|channel|records|music|college|institute|academy|faculty|press|magazine|newspaper|radio|council|committee|commission|branch|unit|subsidiary|foundation)$/

@@ -645,24 +645,16 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       stated = true
     }
     // "[Fred Hutchinson] Cancer Research Center", "[John Simon Guggenheim] Memorial Foundation": a
-    // person, then untagged words ending in a body's word, is the body's name (named after them).
+    // person, then untagged words ending in a body's word, is the body's name (named after them);
+    // "[Daniel K. Inouye] International Airport", "[Martha] 's River": ending in a word for a place,
+    // that place's name.
     if (type === 'PER' && !noisy) {
-      const e = personBodyEnd(doc, a, b, taken)
+      const body = personBodyEnd(doc, a, b, taken)
+      const e = body > 0 ? body : personPlaceEnd(doc, a, b, taken)
       if (e > 0) {
         for (let k = b; k < e; k++) taken[k] = 1
         b = e
-        type = 'ORG'
-        stated = true
-      }
-    }
-    // "[Daniel K. Inouye] International Airport", "[Martha] 's River": a person, then untagged words
-    // ending in a word for a place, is that place's name.
-    if (type === 'PER' && !noisy) {
-      const e = personPlaceEnd(doc, a, b, taken)
-      if (e > 0) {
-        for (let k = b; k < e; k++) taken[k] = 1
-        b = e
-        type = 'LOC'
+        type = body > 0 ? 'ORG' : 'LOC'
         stated = true
       }
     }

@@ -25,3 +25,8 @@ export function firstSentencePairFeatures(
     relationFeatures(doc, wordHashes(doc), { source: s, target: o, sent: 0, sent2: 0 }, anchors, docContext(anchors, ents), []),
   )
 }
+
+/** Features of the pair from the entity named `source` to the one named `target` (first sentence). */
+export function namedPairFeatures(engine: Engine, text: string, source: string, target: string): Set<number> {
+  return firstSentencePairFeatures(engine, text, source, (a) => a.entity.name === target)
+}

@@ -1,15 +1,13 @@
 // Relation feature of two places or two organizations in one run of names (template 101).
 import t from 'tap'
 import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
-import { firstSentencePairFeatures } from '../helpers/relation-features.ts'
+import { namedPairFeatures } from '../helpers/relation-features.ts'
 import { feat } from '../../src/nlp/features/hashing.ts'
 
 const engine = createEngine(loadEngineModels())
 
 /** Features of the pair named `src` → `tgt` in the first sentence of `text`. */
-function pairFeatures(text: string, src: string, tgt: string): Set<number> {
-  return firstSentencePairFeatures(engine, text, src, (a) => a.entity.name === tgt)
-}
+const pairFeatures = (text: string, src: string, tgt: string) => namedPairFeatures(engine, text, src, tgt)
 
 const any = (fs: Set<number>, tp: number) => [...Array(16).keys()].some((v) => fs.has(feat(101, v, tp)))
 // Type pairs as relationFeatures hashes them (source * 8 + target): LOC 3, PER 1, ORG 2.

@@ -4,16 +4,14 @@
 import t from 'tap'
 import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { orgNameShare } from '../../src/nlp/relations.ts'
-import { firstSentencePairFeatures } from '../helpers/relation-features.ts'
+import { namedPairFeatures } from '../helpers/relation-features.ts'
 import { feat } from '../../src/nlp/features/hashing.ts'
 import type { Entity } from '../../src/nlp/entities.ts'
 
 const engine = createEngine(loadEngineModels())
 
 /** Features of the pair named `src` → `tgt` in the first sentence of `text`. */
-function pairFeatures(text: string, src: string, tgt: string): Set<number> {
-  return firstSentencePairFeatures(engine, text, src, (a) => a.entity.name === tgt)
-}
+const pairFeatures = (text: string, src: string, tgt: string) => namedPairFeatures(engine, text, src, tgt)
 
 const any = (fs: Set<number>, template: number, tp: number, n = 400) => [...Array(n).keys()].some((v) => fs.has(feat(template, v, tp)))
 // Type pairs as relationFeatures hashes them: PER 1, ORG 2 (source * 8 + target).
