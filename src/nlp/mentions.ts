@@ -765,6 +765,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   if (noisy) return out
   let ruled = joinOfNames(doc, out)
   ruled = joinForNames(doc, ruled)
+  ruled = joinCampus(doc, ruled, ctx)
   for (const rule of FORMAT_RULES) ruled = rule.apply(doc, ruled, ctx)
   placeLists(doc, ruled, ctx)
   placeNounLists(doc, ruled)
@@ -1207,12 +1208,12 @@ export function splitJoined(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
     // Two bodies: "Party of Regions and the Communist Party of Ukraine"; not "Department of Health
     // and Human Services", "Marks and Spencer" (a body's word on one side only, or on none).
     if (s.type === 'ORG' && !out.length)
-      for (let i = s.first + 2; i < s.last - 2; i++)
+      for (let i = s.first + 2; i < s.last - 1; i++)
         if (
           t[i].text === 'and' &&
           (BODY_WORD.test(t[i - 1].text) || t[i + 1].text === 'the') &&
           holdsBody(t, s.first, i) &&
-          holdsBody(t, i + 1, s.last)
+          (holdsBody(t, i + 1, s.last) || (BODY_WORD.test(t[i - 1].text) && namedAfter(t, i + 1, s.last)))
         )
           out.push(i)
     // Two titles: "Clubland and New Lace Sleeves"; not "Pride and Prejudice" (three words).
@@ -1302,6 +1303,22 @@ export function splitPossessedBody(doc: Tokenized, spans: TaggedSpan[]): TaggedS
 // Words of a body that make a name of it on either side of "and".
 const BODY_WORD =
   /^(?:Party|League|Union|Movement|Front|Federation|Alliance|Bund|Society|Club|Church|University|Council|Commission|Committee|Congress|Bureau|School|Institute|College|Army|Navy|Agency|Department|Ministry|Organi[sz]ation|Company|Corporation|Association|Foundation|Brotherhood|Academy|Bank)$/
+
+/**
+ * Tokens [a, b) after "and" name a body of their own: capitalised words only, no joiner, none a
+ * field's word ("[African Conservation Foundation] and [Greenpeace]"; not "Western Bible College
+ * and Seminary", "Tokyo Medical College and Technology").
+ */
+function namedAfter(t: Token[], a: number, b: number): boolean {
+  if (t[a].text === 'the') a++
+  if (a >= b) return false
+  for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text) || FIELD_WORD.test(t[i].text)) return false
+  return true
+}
+// Fields, and the houses a college or a church runs ("Bible College and Seminary", "Dental
+// College and Hospital"): words that go on one body's name after "and".
+const FIELD_WORD =
+  /^(?:Industry|Trade|Commerce|Technology|Sciences?|Arts?|Culture|Health|Development|Research|Education|Design|Engineering|Medicine|Welfare|Services|Affairs|Justice|Security|Labou?r|Agriculture|Energy|Finance|Transport|Communications?|Sports?|Tourism|Information|Planning|Environment|Trust|Savings|Loan|Investment|Management|Seminary|Hospital|Museum|Library|Press|Conservatory)$/
 
 /** Tokens [a, b) are two or more, start with a capital and hold a body's word. */
 function holdsBody(t: Token[], a: number, b: number): boolean {
@@ -1729,6 +1746,45 @@ export function joinOfNames(doc: Tokenized, mentions: Mention[]): Mention[] {
       continue
     }
     out.push(mentionFromTokens(doc.text, t, m.first, mentions[i + 1].last, type))
+    i++
+  }
+  return out
+}
+
+/**
+ * "University of California , San Diego", "University of California , Berkeley": a state
+ * university's name, a comma and its campus's town are one name, the campus's (the tagger cuts
+ * them apart, and the comma split keeps them apart). Only after "University of" and a region
+ * the gazetteer knows that is no city or country ("California", not "Paris" nor "Toronto", whose
+ * universities stand in lists of towns: "University of Paris , Manchester"); the town is a place
+ * of one or two words, the end of the run of capitals ("University of California , McNamara" is
+ * no campus).
+ */
+export function joinCampus(doc: Tokenized, mentions: Mention[], ctx: RuleContext): Mention[] {
+  const t = doc.tokens
+  const joins = (m: Mention, n: Mention | undefined): boolean => {
+    if (!n || m.type !== 'ORG' || n.type !== 'LOC' || n.sent !== m.sent || n.first !== m.last + 1 || t[m.last].text !== ',') return false
+    if (m.last - m.first < 3 || m.last - m.first > 4 || t[m.first].text !== 'University' || t[m.first + 1].text !== 'of') return false
+    const ws: string[] = []
+    for (let i = m.first + 2; i < m.last; i++) {
+      if (!TITLE_CASE.test(t[i].text)) return false
+      ws.push(t[i].text.toLowerCase())
+    }
+    const g = ctx.gaz(ws)
+    if (!(g & GAZ_REGION) || g & GAZ_PLACE) return false
+    if (n.last - n.first > 2) return false
+    for (let i = n.first; i < n.last; i++) if (!TITLE_CASE.test(t[i].text)) return false
+    return !(n.last < t.length && t[n.last].sent === n.sent && /^\p{Lu}/u.test(t[n.last].text))
+  }
+  if (!mentions.some((m, i) => joins(m, mentions[i + 1]))) return mentions
+  const out: Mention[] = []
+  for (let i = 0; i < mentions.length; i++) {
+    const m = mentions[i]
+    if (!joins(m, mentions[i + 1])) {
+      out.push(m)
+      continue
+    }
+    out.push(mentionFromTokens(doc.text, t, m.first, mentions[i + 1].last, 'ORG'))
     i++
   }
   return out

@@ -1,0 +1,87 @@
+// Mention rules on bodies' names the tagger cut or ran together (CrossNER out of fold, sixth pass):
+// each fires on the case it was written for and not on a near miss.
+import t from 'tap'
+import { mentionFromTokens, type EntityType } from '../../src/nlp/entities.ts'
+import { tokenize } from '../../src/nlp/tokens.ts'
+import { GAZ_CLASSES } from '../../src/nlp/features/lexicon.ts'
+import { joinCampus, splitJoined } from '../../src/nlp/mentions.ts'
+
+const CLASSES: Record<string, (typeof GAZ_CLASSES)[number]> = { california: 'region', paris: 'city', manchester: 'city' }
+const ctx = { gaz: (words: string[]) => (CLASSES[words.join(' ')] ? 1 << GAZ_CLASSES.indexOf(CLASSES[words.join(' ')]) : 0) }
+
+t.test(
+  "a state university's name, a comma and its campus's town are one name; a city's university or a person after it are not",
+  async (t) => {
+    const joined = (text: string, spans: [string, EntityType][]) => {
+      const doc = tokenize(text)
+      const ms = spans.map(([name, type]) => {
+        const at = text.indexOf(name)
+        const a = doc.tokens.findIndex((x) => x.start === at)
+        const b = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
+        return mentionFromTokens(text, doc.tokens, a, b, type)
+      })
+      return joinCampus(doc, ms, ctx).map((m) => `${m.type}:${m.text}`)
+    }
+    t.same(
+      joined('She taught at the University of California , San Diego until 2001 .', [
+        ['University of California', 'ORG'],
+        ['San Diego', 'LOC'],
+      ]),
+      ['ORG:University of California , San Diego'],
+    )
+    t.same(
+      joined('He was a University of California , Berkeley physicist .', [
+        ['University of California', 'ORG'],
+        ['Berkeley', 'LOC'],
+      ]),
+      ['ORG:University of California , Berkeley'],
+    )
+    t.same(
+      joined('Degrees from Oxford , the University of Paris , Manchester and Leeds .', [
+        ['University of Paris', 'ORG'],
+        ['Manchester', 'LOC'],
+      ]),
+      ['ORG:University of Paris', 'LOC:Manchester'],
+      "a city's university in a list of towns",
+    )
+    t.same(
+      joined('A forward from the University of California , McNamara played eight seasons .', [
+        ['University of California', 'ORG'],
+        ['McNamara', 'PER'],
+      ]),
+      ['ORG:University of California', 'PER:McNamara'],
+      'a person after the comma',
+    )
+  },
+)
+
+t.test('an organization\'s span is cut at "and" after a body\'s word before a name; not before a field', async (t) => {
+  const cut = (text: string, name: string) => {
+    const doc = tokenize(text)
+    const at = text.indexOf(name)
+    const first = doc.tokens.findIndex((x) => x.start === at)
+    const last = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
+    return splitJoined(doc, [{ type: 'ORG', first, last }]).map((s) => text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end))
+  }
+  t.same(cut('It funds the African Conservation Foundation and Greenpeace .', 'African Conservation Foundation and Greenpeace'), [
+    'African Conservation Foundation',
+    'Greenpeace',
+  ])
+  t.same(
+    cut(
+      'It is owned by Shanghai Automobile Corporation and Ek Chor China Motorcycle .',
+      'Shanghai Automobile Corporation and Ek Chor China Motorcycle',
+    ),
+    ['Shanghai Automobile Corporation', 'Ek Chor China Motorcycle'],
+  )
+  t.same(
+    cut('He led the Bank of Commerce and Industry .', 'Bank of Commerce and Industry'),
+    ['Bank of Commerce and Industry'],
+    'no body\'s word before "and"',
+  )
+  t.same(
+    cut('He studied at Western Bible College and Seminary .', 'Western Bible College and Seminary'),
+    ['Western Bible College and Seminary'],
+    'a house of the college after "and"',
+  )
+})
