@@ -507,6 +507,8 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     if (!noisy && b - a === 1 && MONTH_ABBR.test(doc.tokens[a].text)) continue
     // "the 2011 Berlin state election": the place is a word of the event's name, none of ours.
     if (type === 'LOC' && !noisy && electionPlace(doc, a, b)) continue
+    // "Chicago blues", "the Nashville sound": the place is a word of the style's name, none of ours.
+    if (type === 'LOC' && !noisy && genrePlace(doc, b)) continue
     // "the Academy of Country Music Awards", "the Pulitzer Prize": an award is none of our types
     // (every corpus annotates it miscellaneous).
     if (!noisy && b - a > 1 && AWARD_END.test(doc.tokens[b - 1].text)) continue
@@ -2520,6 +2522,20 @@ const ELECTION = /^(?:elections?|by-elections?|referendums?|referenda|primary|pr
  * ("1992 United Kingdom general election", "2011 Berlin state election"): a word of the event's
  * name, which the corpora annotate as a whole (miscellaneous), not a place of the text.
  */
+// Styles of music named after where they were born ("Chicago blues", "the Nashville sound",
+// "Detroit techno"); not "house" nor "country" ("a Gaza house", "a Balkan country").
+const GENRE = /^(?:blues|sound|jazz|rock|punk|metal|soul|funk|gospel|techno|reggae|swing|bluegrass|rap|hip|grunge|zydeco)$/
+
+/**
+ * A place right before a style of music in lower case ("Chicago blues", "West Coast hip hop") is a
+ * word of the style's name, which every corpus annotates whole, as miscellaneous: none of ours.
+ */
+export function genrePlace(doc: Tokenized, b: number): boolean {
+  const t = doc.tokens
+  if (b >= t.length || t[b].sent !== t[b - 1].sent || !GENRE.test(t[b].text)) return false
+  return t[b].text !== 'hip' || t[b + 1]?.text === 'hop' || t[b + 1]?.text === '-'
+}
+
 export function electionPlace(doc: Tokenized, a: number, b: number): boolean {
   const t = doc.tokens
   if (a === 0 || !YEAR.test(t[a - 1].text) || t[a - 1].sent !== t[a].sent) return false

@@ -4,7 +4,7 @@ import t from 'tap'
 import { mentionFromTokens, type EntityType } from '../../src/nlp/entities.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { GAZ_CLASSES } from '../../src/nlp/features/lexicon.ts'
-import { joinCampus, splitJoined } from '../../src/nlp/mentions.ts'
+import { genrePlace, joinCampus, splitJoined } from '../../src/nlp/mentions.ts'
 
 const CLASSES: Record<string, (typeof GAZ_CLASSES)[number]> = { california: 'region', paris: 'city', manchester: 'city' }
 const ctx = { gaz: (words: string[]) => (CLASSES[words.join(' ')] ? 1 << GAZ_CLASSES.indexOf(CLASSES[words.join(' ')]) : 0) }
@@ -84,4 +84,19 @@ t.test('an organization\'s span is cut at "and" after a body\'s word before a na
     ['Western Bible College and Seminary'],
     'a house of the college after "and"',
   )
+})
+
+t.test('a place before a style of music is a word of the style; before a house, a country or a capital it is a place', async (t) => {
+  const before = (text: string, name: string) => {
+    const doc = tokenize(text)
+    const at = text.indexOf(name)
+    return genrePlace(doc, doc.tokens.findIndex((x) => x.end === at + name.length) + 1)
+  }
+  t.ok(before('urban styles such as Chicago blues and West Coast blues .', 'Chicago'))
+  t.ok(before('the appeal of the Nashville sound grew .', 'Nashville'))
+  t.ok(before('West Coast hip hop rose in the 1990s .', 'West Coast'))
+  t.notOk(before('He played at the Chicago Blues Festival .', 'Chicago'), 'a name of its own')
+  t.notOk(before('A Gaza house was hit .', 'Gaza'))
+  t.notOk(before('It is a Balkan country .', 'Balkan'))
+  t.notOk(before('They reached Seattle hip deep in snow .', 'Seattle'))
 })
