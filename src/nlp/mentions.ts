@@ -565,7 +565,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     // "[National University of Sciences] and Technology": a field after "and" ends the name.
     if (type === 'ORG' && !noisy && (end = ofAndFieldEnd(doc, a, b, taken, ctx)) > 0) b = takeTo(taken, b, end)
     // "author of Shishupala Vadha", "he wrote Oliver Twist": what is written is a work.
-    if (type !== 'OBJ' && !noisy && authoredWork(doc, a, b)) [type, stated] = ['OBJ', true]
+    if (type !== 'OBJ' && !noisy && (authoredWork(doc, a, b) || authoredListed(doc, a, b))) [type, stated] = ['OBJ', true]
     // "Walt Disney Pictures", "Warner Bros.", "Pluribus Ventures": a name ending in a firm's word is the firm's.
     if (type === 'PER' && !noisy && firmName(doc, a, b)) {
       type = 'ORG'
@@ -1025,6 +1025,35 @@ const AUTHORED = /^(?:wrote|authored|composed|penned)$/
  * A name [a, b) right after "author of", "wrote", "authored", "composed" or "penned" (and "the")
  * in its sentence, not followed by a possessive ("co-wrote Martina McBride 's single"), is a work.
  */
+/**
+ * "he wrote Oliver Twist , The Pickwick Papers and Nicholas Nickleby": a name listed after what is
+ * written (commas and "and" only, up to three names back, each of capitalised words and joiners)
+ * is written too.
+ */
+export function authoredListed(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b < t.length && /^['’]s?$/.test(t[b].text)) return false
+  let k = a - 1
+  let items = 0
+  while (k >= 0 && t[k].sent === t[a].sent && items < 3) {
+    if (t[k].text === 'and') k--
+    if (k >= 0 && t[k].text === ',') k--
+    if (k < 0 || !/^\p{Lu}/u.test(t[k].text) || k === a - 1) return false
+    // The item before: capitalised words and joiners back to the first capital.
+    let f = k
+    while (
+      f > 0 &&
+      t[f - 1].sent === t[a].sent &&
+      (/^\p{Lu}/u.test(t[f - 1].text) || (/^(?:of|the|and|in|a)$/.test(t[f - 1].text) && /^\p{Lu}/u.test(t[f - 2]?.text ?? '')))
+    )
+      f--
+    if (authoredWork(doc, f, k + 1)) return true
+    k = f - 1
+    items++
+  }
+  return false
+}
+
 export function authoredWork(doc: Tokenized, a: number, b: number): boolean {
   const t = doc.tokens
   let k = a - 1

@@ -4,7 +4,7 @@ import t from 'tap'
 import { mentionFromTokens, type EntityType } from '../../src/nlp/entities.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { GAZ_CLASSES } from '../../src/nlp/features/lexicon.ts'
-import { genrePlace, joinCampus, splitJoined } from '../../src/nlp/mentions.ts'
+import { authoredListed, genrePlace, joinCampus, splitJoined } from '../../src/nlp/mentions.ts'
 
 const CLASSES: Record<string, (typeof GAZ_CLASSES)[number]> = { california: 'region', paris: 'city', manchester: 'city' }
 const ctx = { gaz: (words: string[]) => (CLASSES[words.join(' ')] ? 1 << GAZ_CLASSES.indexOf(CLASSES[words.join(' ')]) : 0) }
@@ -99,4 +99,19 @@ t.test('a place before a style of music is a word of the style; before a house, 
   t.notOk(before('A Gaza house was hit .', 'Gaza'))
   t.notOk(before('It is a Balkan country .', 'Balkan'))
   t.notOk(before('They reached Seattle hip deep in snow .', 'Seattle'))
+})
+
+t.test('a name listed after what is written is written too; a name after the list, or a possessor, is not', async (t) => {
+  const listed = (text: string, name: string) => {
+    const doc = tokenize(text)
+    const at = text.indexOf(name)
+    const a = doc.tokens.findIndex((x) => x.start === at)
+    const b = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
+    return authoredListed(doc, a, b)
+  }
+  const text = 'He wrote Oliver Twist , The Pickwick Papers and Nicholas Nickleby in that house .'
+  t.ok(listed(text, 'Nicholas Nickleby'))
+  t.ok(listed(text, 'The Pickwick Papers'))
+  t.notOk(listed('He met Oliver Twist , Charles Dickens and Nicholas Nickleby .', 'Nicholas Nickleby'), 'no work before')
+  t.notOk(listed("He wrote Oliver Twist and Dickens 's friends came .", 'Dickens'), 'a possessor')
 })
