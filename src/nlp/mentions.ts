@@ -594,6 +594,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     // knows, right after a preposition of place, is the place, not a club or a person of its name.
     // Not stated: one lives or plays in a place as well (the confidence reads the preposition).
     if ((type === 'PER' || type === 'ORG') && !stated && !noisy && placeAfterIn(doc, a, b, ctx)) type = 'LOC'
+    // "Leeds ' Chapeltown", "Liverpool 's The Cavern Club": a town whose district or venue is named
+    // after it is the town, not a club or a person of its name.
+    if ((type === 'PER' || type === 'ORG') && !stated && !noisy && placePossessor(doc, a, b, spans, ctx)) type = 'LOC'
     // "Kecskemet ( a town in Hungary )", "Lutsk , a city in Ukraine": what the name is described
     // as is a place, whatever type the tagger gave it.
     if (type !== 'LOC' && !stated && !noisy && placeApposition(doc, a, b, ctx)) {
@@ -1916,6 +1919,40 @@ const IN_PLACE = /^(?:in|into|near|throughout|across|outside)$/
  * that no capitalised word, possessive or number follows ("born in Cambridge", "incorporated into
  * Yorkshire"; not "in Liverpool 's win", "in Lancashire 250").
  */
+/**
+ * [a, b), one or two title-case words the gazetteer knows as a town, a country or a region (and not
+ * as a first name), then a possessive and a place's or a venue's name: the tagger's place span, or
+ * one or two title-case words that no span holds and that open with no first name ("Birmingham 's
+ * Handsworth", "Manchester 's Moss Side"), or a venue's ("Liverpool 's The Cavern Club"). Not a person
+ * after it ("Liverpool 's Robbie Fowler": a club's player), nor an organization's or a work's name
+ * ("Britain 's Labour Party", "Paramount 's Money From Home").
+ */
+export function placePossessor(doc: Tokenized, a: number, b: number, spans: TaggedSpan[], ctx: RuleContext): boolean {
+  const t = doc.tokens
+  if (b - a > 2 || b + 1 >= t.length || t[b].sent !== t[a].sent) return false
+  let k = b
+  if (/^['’]s$/.test(t[k].text)) k++
+  else if (/^['’]$/.test(t[k].text)) k += t[k + 1].text === 's' ? 2 : 1
+  else return false
+  if (k >= t.length || t[k].sent !== t[a].sent || !/^\p{Lu}/u.test(t[k].text)) return false
+  const words: string[] = []
+  for (let i = a; i < b; i++) {
+    if (!TITLE_CASE.test(t[i].text)) return false
+    words.push(t[i].text.toLowerCase())
+  }
+  const g = ctx.gaz(words)
+  if (!(g & (GAZ_PLACE | GAZ_REGION)) || g & GAZ_FIRST) return false
+  const s = spans.find((x) => x.first <= k && x.last > k)
+  if (s) return s.type === 'LOC'
+  // Untagged: a district's one or two words ("Moss Side"), or a venue's name; not a film's title
+  // ("Paramount 's Money From Home").
+  let e = t[k].text === 'The' ? k + 1 : k
+  const from = e
+  while (e < t.length && t[e].sent === t[a].sent && /^\p{Lu}/u.test(t[e].text)) e++
+  if (e - from > 2 && !VENUE.test(t[e - 1].text) && !/^Club$/.test(t[e - 1].text)) return false
+  return !(wordGaz(ctx, t[k].text) & GAZ_FIRST)
+}
+
 export function placeAfterIn(doc: Tokenized, a: number, b: number, ctx: RuleContext): boolean {
   const t = doc.tokens
   if (b - a > 2 || a < 1 || !IN_PLACE.test(t[a - 1].text) || t[a - 1].sent !== t[a].sent) return false

@@ -4,9 +4,17 @@ import t from 'tap'
 import { mentionFromTokens, type EntityType } from '../../src/nlp/entities.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { GAZ_CLASSES } from '../../src/nlp/features/lexicon.ts'
-import { authoredListed, genrePlace, joinCampus, splitJoined } from '../../src/nlp/mentions.ts'
+import { authoredListed, genrePlace, joinCampus, placePossessor, splitJoined } from '../../src/nlp/mentions.ts'
 
-const CLASSES: Record<string, (typeof GAZ_CLASSES)[number]> = { california: 'region', paris: 'city', manchester: 'city' }
+const CLASSES: Record<string, (typeof GAZ_CLASSES)[number]> = {
+  california: 'region',
+  paris: 'city',
+  manchester: 'city',
+  leeds: 'city',
+  liverpool: 'city',
+  paramount: 'city',
+  robbie: 'first',
+}
 const ctx = { gaz: (words: string[]) => (CLASSES[words.join(' ')] ? 1 << GAZ_CLASSES.indexOf(CLASSES[words.join(' ')]) : 0) }
 
 t.test(
@@ -114,4 +122,26 @@ t.test('a name listed after what is written is written too; a name after the lis
   t.ok(listed(text, 'The Pickwick Papers'))
   t.notOk(listed('He met Oliver Twist , Charles Dickens and Nicholas Nickleby .', 'Nicholas Nickleby'), 'no work before')
   t.notOk(listed("He wrote Oliver Twist and Dickens 's friends came .", 'Dickens'), 'a possessor')
+})
+
+t.test("a town before a possessive and a district's or a venue's name is the town; before a person or a title it is not", async (t) => {
+  const owns = (text: string, name: string, spans: [string, 'PER' | 'ORG' | 'LOC' | 'OBJ' | 'MISC'][] = []) => {
+    const doc = tokenize(text)
+    const range = (n: string) => {
+      const at = text.indexOf(n)
+      return [doc.tokens.findIndex((x) => x.start === at), doc.tokens.findIndex((x) => x.end === at + n.length) + 1]
+    }
+    const [a, b] = range(name)
+    const tagged = spans.map(([n, type]) => {
+      const [first, last] = range(n)
+      return { first, last, type }
+    })
+    return placePossessor(doc, a, b, tagged, ctx)
+  }
+  t.ok(owns("riots in Leeds ' Chapeltown and elsewhere .", 'Leeds', [['Chapeltown', 'LOC']]))
+  t.ok(owns("riots in Manchester ' s Moss Side .", 'Manchester'))
+  t.ok(owns("gigs at Liverpool 's The Cavern Club and more .", 'Liverpool'))
+  t.notOk(owns("Liverpool 's Robbie Fowler scored .", 'Liverpool'), 'a person after it')
+  t.notOk(owns("Liverpool 's Jamie Redknapp scored .", 'Liverpool', [['Jamie Redknapp', 'PER']]), "the tagger's person")
+  t.notOk(owns("and Paramount 's Money From Home with Dean Martin .", 'Paramount'), "a work's title")
 })
