@@ -653,6 +653,14 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     // person, then untagged words ending in a body's word, is the body's name (named after them);
     // "[Daniel K. Inouye] International Airport", "[Martha] 's River": ending in a word for a place,
     // that place's name.
+    // "[Queen Mary] 's College", "St. [Paul] 's Church": a saint's or a royal's possessive, then a
+    // college's or a church's word, is the college's or the church's name.
+    const house = type === 'PER' && !noisy ? possessedHouse(doc, a, b, taken) : undefined
+    if (house) {
+      for (let k = b; k < house.end; k++) taken[k] = 1
+      if (house.start < a) for (let k = house.start; k < a; k++) taken[k] = 1
+      ;[a, b, type, stated] = [Math.min(a, house.start), house.end, house.type, true]
+    }
     if (type === 'PER' && !noisy) {
       const body = personBodyEnd(doc, a, b, taken)
       const e = body > 0 ? body : personPlaceEnd(doc, a, b, taken)
@@ -1673,6 +1681,37 @@ export function personBodyEnd(doc: Tokenized, a: number, b: number, taken: Uint8
  * "[Martha] 's River", "[Aurel Vlaicu] Airport"): the end of the place named after them, else -1.
  * Without a possessive the name has two words or more.
  */
+const HOUSE_ORG = /^(?:College|Academy|University|School)$/
+const HOUSE_LOC = /^(?:Church|Cathedral|Chapel|Abbey|Basilica)$/
+const SAINT_OR_ROYAL = /^(?:St\.?|Saint|Queen|King)$/
+
+/**
+ * A person's span of one to three words, perhaps after an untagged "St." or "Queen", then "'s" and
+ * one untagged college's or church's word that ends the run of capitals ("St. Martin 's College",
+ * "Queen Mary 's College", "St Matthew 's Church"): the college's name (an organization) or the
+ * church's (a place), and where it starts; else undefined. Not "Mary 's College of Art" (the name
+ * goes on).
+ */
+export function possessedHouse(
+  doc: Tokenized,
+  a: number,
+  b: number,
+  taken: Uint8Array,
+): { start: number; end: number; type: EntityType } | undefined {
+  const t = doc.tokens
+  if (b - a > 3 || b + 1 >= t.length || t[b].sent !== t[a].sent || !/^['’]s$/.test(t[b].text) || taken[b] || taken[b + 1]) return undefined
+  const w = t[b + 1].text
+  const type: EntityType | undefined = HOUSE_ORG.test(w) ? 'ORG' : HOUSE_LOC.test(w) ? 'LOC' : undefined
+  if (!type || t[b + 1].sent !== t[a].sent) return undefined
+  if (b + 2 < t.length && t[b + 2].sent === t[a].sent && (/^\p{Lu}/u.test(t[b + 2].text) || /^(?:of|for)$/.test(t[b + 2].text)))
+    return undefined
+  let start = a
+  if (a > 0 && !taken[a - 1] && t[a - 1].sent === t[a].sent && SAINT_OR_ROYAL.test(t[a - 1].text)) start = a - 1
+  // The tagger's own span may hold the title ("St. Martin"): a name of its own is left alone.
+  if (start === a && !SAINT_OR_ROYAL.test(t[a].text)) return undefined
+  return { start, end: b + 2, type }
+}
+
 export function personPlaceEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array): number {
   const t = doc.tokens
   let c = b

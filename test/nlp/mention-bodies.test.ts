@@ -4,7 +4,7 @@ import t from 'tap'
 import { mentionFromTokens, type EntityType } from '../../src/nlp/entities.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { GAZ_CLASSES } from '../../src/nlp/features/lexicon.ts'
-import { authoredListed, genrePlace, joinCampus, placePossessor, splitJoined } from '../../src/nlp/mentions.ts'
+import { authoredListed, genrePlace, joinCampus, placePossessor, possessedHouse, splitJoined } from '../../src/nlp/mentions.ts'
 
 const CLASSES: Record<string, (typeof GAZ_CLASSES)[number]> = {
   california: 'region',
@@ -145,3 +145,24 @@ t.test("a town before a possessive and a district's or a venue's name is the tow
   t.notOk(owns("Liverpool 's Jamie Redknapp scored .", 'Liverpool', [['Jamie Redknapp', 'PER']]), "the tagger's person")
   t.notOk(owns("and Paramount 's Money From Home with Dean Martin .", 'Paramount'), "a work's title")
 })
+
+t.test(
+  "a saint's or a royal's possessive and a college's or a church's word are its name; a name going on, or no title, are not",
+  async (t) => {
+    const house = (text: string, name: string) => {
+      const doc = tokenize(text)
+      const at = text.indexOf(name)
+      const a = doc.tokens.findIndex((x) => x.start === at)
+      const b = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
+      const taken = new Uint8Array(doc.tokens.length)
+      for (let i = a; i < b; i++) taken[i] = 1
+      const h = possessedHouse(doc, a, b, taken)
+      return h && `${h.type}:${text.slice(doc.tokens[h.start].start, doc.tokens[h.end - 1].end)}`
+    }
+    t.equal(house("He studied at St. Martin 's College in Lancaster .", 'Martin'), "ORG:St. Martin 's College")
+    t.equal(house("He taught at Queen Mary 's College , London .", 'Mary'), "ORG:Queen Mary 's College")
+    t.equal(house("They wed in St Matthew 's Church .", 'St Matthew'), "LOC:St Matthew 's Church")
+    t.equal(house("He went to St. Mary 's College of Art .", 'Mary'), undefined, 'the name goes on')
+    t.equal(house("Smith 's College years were happy .", 'Smith'), undefined, 'no title')
+  },
+)
