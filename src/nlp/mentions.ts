@@ -1247,8 +1247,9 @@ export function splitJoined(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
         if (w === ',' && i > s.first && i < s.last - 1) out.push(i)
       }
     }
-    // Two bodies: "Party of Regions and the Communist Party of Ukraine"; not "Department of Health
-    // and Human Services", "Marks and Spencer" (a body's word on one side only, or on none).
+    // Two bodies: "Party of Regions and the Communist Party of Ukraine", "African Conservation
+    // Foundation and Greenpeace" (a body's word before "and", a name after it); not "Department of
+    // Health and Human Services", "Marks and Spencer" (no body's word), "Bible College and Seminary".
     if (s.type === 'ORG' && !out.length)
       for (let i = s.first + 2; i < s.last - 1; i++)
         if (
