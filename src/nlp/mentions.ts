@@ -507,6 +507,8 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     if (!noisy && b - a === 1 && MONTH_ABBR.test(doc.tokens[a].text)) continue
     // "the 2011 Berlin state election": the place is a word of the event's name, none of ours.
     if (type === 'LOC' && !noisy && electionPlace(doc, a, b)) continue
+    // "Chicago blues", "the Nashville sound": the place is a word of the style's name, none of ours.
+    if (type === 'LOC' && !noisy && genrePlace(doc, b)) continue
     // "the Academy of Country Music Awards", "the Pulitzer Prize": an award is none of our types
     // (every corpus annotates it miscellaneous).
     if (!noisy && b - a > 1 && AWARD_END.test(doc.tokens[b - 1].text)) continue
@@ -563,7 +565,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     // "[National University of Sciences] and Technology": a field after "and" ends the name.
     if (type === 'ORG' && !noisy && (end = ofAndFieldEnd(doc, a, b, taken, ctx)) > 0) b = takeTo(taken, b, end)
     // "author of Shishupala Vadha", "he wrote Oliver Twist": what is written is a work.
-    if (type !== 'OBJ' && !noisy && authoredWork(doc, a, b)) [type, stated] = ['OBJ', true]
+    if (type !== 'OBJ' && !noisy && (authoredWork(doc, a, b) || authoredListed(doc, a, b))) [type, stated] = ['OBJ', true]
     // "Walt Disney Pictures", "Warner Bros.", "Pluribus Ventures": a name ending in a firm's word is the firm's.
     if (type === 'PER' && !noisy && firmName(doc, a, b)) {
       type = 'ORG'
@@ -592,6 +594,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     // knows, right after a preposition of place, is the place, not a club or a person of its name.
     // Not stated: one lives or plays in a place as well (the confidence reads the preposition).
     if ((type === 'PER' || type === 'ORG') && !stated && !noisy && placeAfterIn(doc, a, b, ctx)) type = 'LOC'
+    // "Leeds ' Chapeltown", "Liverpool 's The Cavern Club": a town whose district or venue is named
+    // after it is the town, not a club or a person of its name.
+    if ((type === 'PER' || type === 'ORG') && !stated && !noisy && placePossessor(doc, a, b, spans, ctx)) type = 'LOC'
     // "Kecskemet ( a town in Hungary )", "Lutsk , a city in Ukraine": what the name is described
     // as is a place, whatever type the tagger gave it.
     if (type !== 'LOC' && !stated && !noisy && placeApposition(doc, a, b, ctx)) {
@@ -648,6 +653,14 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     // person, then untagged words ending in a body's word, is the body's name (named after them);
     // "[Daniel K. Inouye] International Airport", "[Martha] 's River": ending in a word for a place,
     // that place's name.
+    // "[Queen Mary] 's College", "St. [Paul] 's Church": a saint's or a royal's possessive, then a
+    // college's or a church's word, is the college's or the church's name.
+    const house = type === 'PER' && !noisy ? possessedHouse(doc, a, b, taken) : undefined
+    if (house) {
+      for (let k = b; k < house.end; k++) taken[k] = 1
+      if (house.start < a) for (let k = house.start; k < a; k++) taken[k] = 1
+      ;[a, b, type, stated] = [Math.min(a, house.start), house.end, house.type, true]
+    }
     if (type === 'PER' && !noisy) {
       const body = personBodyEnd(doc, a, b, taken)
       const e = body > 0 ? body : personPlaceEnd(doc, a, b, taken)
@@ -765,6 +778,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   if (noisy) return out
   let ruled = joinOfNames(doc, out)
   ruled = joinForNames(doc, ruled)
+  ruled = joinCampus(doc, ruled, ctx)
   for (const rule of FORMAT_RULES) ruled = rule.apply(doc, ruled, ctx)
   placeLists(doc, ruled, ctx)
   placeNounLists(doc, ruled)
@@ -1022,6 +1036,35 @@ const AUTHORED = /^(?:wrote|authored|composed|penned)$/
  * A name [a, b) right after "author of", "wrote", "authored", "composed" or "penned" (and "the")
  * in its sentence, not followed by a possessive ("co-wrote Martina McBride 's single"), is a work.
  */
+/**
+ * "he wrote Oliver Twist , The Pickwick Papers and Nicholas Nickleby": a name listed after what is
+ * written (commas and "and" only, up to three names back, each of capitalised words and joiners)
+ * is written too.
+ */
+export function authoredListed(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b < t.length && /^['’]s?$/.test(t[b].text)) return false
+  let k = a - 1
+  let items = 0
+  while (k >= 0 && t[k].sent === t[a].sent && items < 3) {
+    if (t[k].text === 'and') k--
+    if (k >= 0 && t[k].text === ',') k--
+    if (k < 0 || !/^\p{Lu}/u.test(t[k].text) || k === a - 1) return false
+    // The item before: capitalised words and joiners back to the first capital.
+    let f = k
+    while (
+      f > 0 &&
+      t[f - 1].sent === t[a].sent &&
+      (/^\p{Lu}/u.test(t[f - 1].text) || (/^(?:of|the|and|in|a)$/.test(t[f - 1].text) && /^\p{Lu}/u.test(t[f - 2]?.text ?? '')))
+    )
+      f--
+    if (authoredWork(doc, f, k + 1)) return true
+    k = f - 1
+    items++
+  }
+  return false
+}
+
 export function authoredWork(doc: Tokenized, a: number, b: number): boolean {
   const t = doc.tokens
   let k = a - 1
@@ -1204,15 +1247,16 @@ export function splitJoined(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
         if (w === ',' && i > s.first && i < s.last - 1) out.push(i)
       }
     }
-    // Two bodies: "Party of Regions and the Communist Party of Ukraine"; not "Department of Health
-    // and Human Services", "Marks and Spencer" (a body's word on one side only, or on none).
+    // Two bodies: "Party of Regions and the Communist Party of Ukraine", "African Conservation
+    // Foundation and Greenpeace" (a body's word before "and", a name after it); not "Department of
+    // Health and Human Services", "Marks and Spencer" (no body's word), "Bible College and Seminary".
     if (s.type === 'ORG' && !out.length)
-      for (let i = s.first + 2; i < s.last - 2; i++)
+      for (let i = s.first + 2; i < s.last - 1; i++)
         if (
           t[i].text === 'and' &&
           (BODY_WORD.test(t[i - 1].text) || t[i + 1].text === 'the') &&
           holdsBody(t, s.first, i) &&
-          holdsBody(t, i + 1, s.last)
+          (holdsBody(t, i + 1, s.last) || (BODY_WORD.test(t[i - 1].text) && namedAfter(t, i + 1, s.last)))
         )
           out.push(i)
     // Two titles: "Clubland and New Lace Sleeves"; not "Pride and Prejudice" (three words).
@@ -1302,6 +1346,22 @@ export function splitPossessedBody(doc: Tokenized, spans: TaggedSpan[]): TaggedS
 // Words of a body that make a name of it on either side of "and".
 const BODY_WORD =
   /^(?:Party|League|Union|Movement|Front|Federation|Alliance|Bund|Society|Club|Church|University|Council|Commission|Committee|Congress|Bureau|School|Institute|College|Army|Navy|Agency|Department|Ministry|Organi[sz]ation|Company|Corporation|Association|Foundation|Brotherhood|Academy|Bank)$/
+
+/**
+ * Tokens [a, b) after "and" name a body of their own: capitalised words only, no joiner, none a
+ * field's word ("[African Conservation Foundation] and [Greenpeace]"; not "Western Bible College
+ * and Seminary", "Tokyo Medical College and Technology").
+ */
+function namedAfter(t: Token[], a: number, b: number): boolean {
+  if (t[a].text === 'the') a++
+  if (a >= b) return false
+  for (let i = a; i < b; i++) if (!/^\p{Lu}/u.test(t[i].text) || FIELD_WORD.test(t[i].text)) return false
+  return true
+}
+// Fields, and the houses a college or a church runs ("Bible College and Seminary", "Dental
+// College and Hospital"): words that go on one body's name after "and".
+const FIELD_WORD =
+  /^(?:Industry|Trade|Commerce|Technology|Sciences?|Arts?|Culture|Health|Development|Research|Education|Design|Engineering|Medicine|Welfare|Services|Affairs|Justice|Security|Labou?r|Agriculture|Energy|Finance|Transport|Communications?|Sports?|Tourism|Information|Planning|Environment|Trust|Savings|Loan|Investment|Management|Seminary|Hospital|Museum|Library|Press|Conservatory)$/
 
 /** Tokens [a, b) are two or more, start with a capital and hold a body's word. */
 function holdsBody(t: Token[], a: number, b: number): boolean {
@@ -1622,6 +1682,37 @@ export function personBodyEnd(doc: Tokenized, a: number, b: number, taken: Uint8
  * "[Martha] 's River", "[Aurel Vlaicu] Airport"): the end of the place named after them, else -1.
  * Without a possessive the name has two words or more.
  */
+const HOUSE_ORG = /^(?:College|Academy|University|School)$/
+const HOUSE_LOC = /^(?:Church|Cathedral|Chapel|Abbey|Basilica)$/
+const SAINT_OR_ROYAL = /^(?:St\.?|Saint|Queen|King)$/
+
+/**
+ * A person's span of one to three words, perhaps after an untagged "St." or "Queen", then "'s" and
+ * one untagged college's or church's word that ends the run of capitals ("St. Martin 's College",
+ * "Queen Mary 's College", "St Matthew 's Church"): the college's name (an organization) or the
+ * church's (a place), and where it starts; else undefined. Not "Mary 's College of Art" (the name
+ * goes on).
+ */
+export function possessedHouse(
+  doc: Tokenized,
+  a: number,
+  b: number,
+  taken: Uint8Array,
+): { start: number; end: number; type: EntityType } | undefined {
+  const t = doc.tokens
+  if (b - a > 3 || b + 1 >= t.length || t[b].sent !== t[a].sent || !/^['’]s$/.test(t[b].text) || taken[b] || taken[b + 1]) return undefined
+  const w = t[b + 1].text
+  const type: EntityType | undefined = HOUSE_ORG.test(w) ? 'ORG' : HOUSE_LOC.test(w) ? 'LOC' : undefined
+  if (!type || t[b + 1].sent !== t[a].sent) return undefined
+  if (b + 2 < t.length && t[b + 2].sent === t[a].sent && (/^\p{Lu}/u.test(t[b + 2].text) || /^(?:of|for)$/.test(t[b + 2].text)))
+    return undefined
+  let start = a
+  if (a > 0 && !taken[a - 1] && t[a - 1].sent === t[a].sent && SAINT_OR_ROYAL.test(t[a - 1].text)) start = a - 1
+  // The tagger's own span may hold the title ("St. Martin"): a name of its own is left alone.
+  if (start === a && !SAINT_OR_ROYAL.test(t[a].text)) return undefined
+  return { start, end: b + 2, type }
+}
+
 export function personPlaceEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array): number {
   const t = doc.tokens
   let c = b
@@ -1734,6 +1825,45 @@ export function joinOfNames(doc: Tokenized, mentions: Mention[]): Mention[] {
   return out
 }
 
+/**
+ * "University of California , San Diego", "University of California , Berkeley": a state
+ * university's name, a comma and its campus's town are one name, the campus's (the tagger cuts
+ * them apart, and the comma split keeps them apart). Only after "University of" and a region
+ * the gazetteer knows that is no city or country ("California", not "Paris" nor "Toronto", whose
+ * universities stand in lists of towns: "University of Paris , Manchester"); the town is a place
+ * of one or two words, the end of the run of capitals ("University of California , McNamara" is
+ * no campus).
+ */
+export function joinCampus(doc: Tokenized, mentions: Mention[], ctx: RuleContext): Mention[] {
+  const t = doc.tokens
+  const joins = (m: Mention, n: Mention | undefined): boolean => {
+    if (!n || m.type !== 'ORG' || n.type !== 'LOC' || n.sent !== m.sent || n.first !== m.last + 1 || t[m.last].text !== ',') return false
+    if (m.last - m.first < 3 || m.last - m.first > 4 || t[m.first].text !== 'University' || t[m.first + 1].text !== 'of') return false
+    const ws: string[] = []
+    for (let i = m.first + 2; i < m.last; i++) {
+      if (!TITLE_CASE.test(t[i].text)) return false
+      ws.push(t[i].text.toLowerCase())
+    }
+    const g = ctx.gaz(ws)
+    if (!(g & GAZ_REGION) || g & GAZ_PLACE) return false
+    if (n.last - n.first > 2) return false
+    for (let i = n.first; i < n.last; i++) if (!TITLE_CASE.test(t[i].text)) return false
+    return !(n.last < t.length && t[n.last].sent === n.sent && /^\p{Lu}/u.test(t[n.last].text))
+  }
+  if (!mentions.some((m, i) => joins(m, mentions[i + 1]))) return mentions
+  const out: Mention[] = []
+  for (let i = 0; i < mentions.length; i++) {
+    const m = mentions[i]
+    if (!joins(m, mentions[i + 1])) {
+      out.push(m)
+      continue
+    }
+    out.push(mentionFromTokens(doc.text, t, m.first, mentions[i + 1].last, 'ORG'))
+    i++
+  }
+  return out
+}
+
 const AWARD_END = /^(?:Award|Awards|Prize|Prizes)$/
 
 // Last words of a periodical's name. Not Journal nor Times: newspapers are annotated as
@@ -1829,6 +1959,40 @@ const IN_PLACE = /^(?:in|into|near|throughout|across|outside)$/
  * that no capitalised word, possessive or number follows ("born in Cambridge", "incorporated into
  * Yorkshire"; not "in Liverpool 's win", "in Lancashire 250").
  */
+/**
+ * [a, b), one or two title-case words the gazetteer knows as a town, a country or a region (and not
+ * as a first name), then a possessive and a place's or a venue's name: the tagger's place span, or
+ * one or two title-case words that no span holds and that open with no first name ("Birmingham 's
+ * Handsworth", "Manchester 's Moss Side"), or a venue's ("Liverpool 's The Cavern Club"). Not a person
+ * after it ("Liverpool 's Robbie Fowler": a club's player), nor an organization's or a work's name
+ * ("Britain 's Labour Party", "Paramount 's Money From Home").
+ */
+export function placePossessor(doc: Tokenized, a: number, b: number, spans: TaggedSpan[], ctx: RuleContext): boolean {
+  const t = doc.tokens
+  if (b - a > 2 || b + 1 >= t.length || t[b].sent !== t[a].sent) return false
+  let k = b
+  if (/^['’]s$/.test(t[k].text)) k++
+  else if (/^['’]$/.test(t[k].text)) k += t[k + 1].text === 's' ? 2 : 1
+  else return false
+  if (k >= t.length || t[k].sent !== t[a].sent || !/^\p{Lu}/u.test(t[k].text)) return false
+  const words: string[] = []
+  for (let i = a; i < b; i++) {
+    if (!TITLE_CASE.test(t[i].text)) return false
+    words.push(t[i].text.toLowerCase())
+  }
+  const g = ctx.gaz(words)
+  if (!(g & (GAZ_PLACE | GAZ_REGION)) || g & GAZ_FIRST) return false
+  const s = spans.find((x) => x.first <= k && x.last > k)
+  if (s) return s.type === 'LOC'
+  // Untagged: a district's one or two words ("Moss Side"), or a venue's name; not a film's title
+  // ("Paramount 's Money From Home").
+  let e = t[k].text === 'The' ? k + 1 : k
+  const from = e
+  while (e < t.length && t[e].sent === t[a].sent && /^\p{Lu}/u.test(t[e].text)) e++
+  if (e - from > 2 && !VENUE.test(t[e - 1].text) && !/^Club$/.test(t[e - 1].text)) return false
+  return !(wordGaz(ctx, t[k].text) & GAZ_FIRST)
+}
+
 export function placeAfterIn(doc: Tokenized, a: number, b: number, ctx: RuleContext): boolean {
   const t = doc.tokens
   if (b - a > 2 || a < 1 || !IN_PLACE.test(t[a - 1].text) || t[a - 1].sent !== t[a].sent) return false
@@ -2464,6 +2628,20 @@ const ELECTION = /^(?:elections?|by-elections?|referendums?|referenda|primary|pr
  * ("1992 United Kingdom general election", "2011 Berlin state election"): a word of the event's
  * name, which the corpora annotate as a whole (miscellaneous), not a place of the text.
  */
+// Styles of music named after where they were born ("Chicago blues", "the Nashville sound",
+// "Detroit techno"); not "house" nor "country" ("a Gaza house", "a Balkan country").
+const GENRE = /^(?:blues|sound|jazz|rock|punk|metal|soul|funk|gospel|techno|reggae|swing|bluegrass|rap|hip|grunge|zydeco)$/
+
+/**
+ * A place right before a style of music in lower case ("Chicago blues", "West Coast hip hop") is a
+ * word of the style's name, which every corpus annotates whole, as miscellaneous: none of ours.
+ */
+export function genrePlace(doc: Tokenized, b: number): boolean {
+  const t = doc.tokens
+  if (b >= t.length || t[b].sent !== t[b - 1].sent || !GENRE.test(t[b].text)) return false
+  return t[b].text !== 'hip' || t[b + 1]?.text === 'hop' || t[b + 1]?.text === '-'
+}
+
 export function electionPlace(doc: Tokenized, a: number, b: number): boolean {
   const t = doc.tokens
   if (a === 0 || !YEAR.test(t[a - 1].text) || t[a - 1].sent !== t[a].sent) return false
