@@ -628,6 +628,34 @@ t.test('names listed after a plural kind of product and a list cue are objects',
   t.same(objects('Streaming services such as Netflix and Hulu grew fast in Canada.'), [])
 })
 
+t.test('a name before a kind of software is a product, the kind in its name', async (t) => {
+  const objects = (text: string) =>
+    extractMentions(tokenize(text))
+      .filter((m) => m.type === 'OBJ')
+      .map((m) => m.text)
+  const systran = objects('Several programs translate text online, and the SYSTRAN system powers many of them.')
+  t.ok(systran.includes('SYSTRAN system'), `SYSTRAN system (got ${JSON.stringify(systran)})`)
+  const weka = objects('J48 is available as a classifier in the Weka data mining tool for researchers.')
+  t.ok(weka.includes('Weka data mining tool'), `lower-case words between (got ${JSON.stringify(weka)})`)
+  // A nation's system, one ending another name after "of", and a determiner alone: no product.
+  t.same(objects('It is the fifth tier of the German football league system in the north.'), [])
+  t.same(objects('Sangamon State merged with the University of Illinois system in 1995.'), [])
+  t.same(objects('Our justice system still has a long way to go, the minister said.'), [])
+})
+
+t.test('a name that a sentence opens by defining it as software is a product', async (t) => {
+  const objects = (text: string) =>
+    extractMentions(tokenize(text))
+      .filter((m) => m.type === 'OBJ')
+      .map((m) => m.text)
+  const deepface = objects('DeepFace is a deep learning facial recognition system created by a research group at Facebook.')
+  t.ok(deepface.includes('DeepFace'), `DeepFace (got ${JSON.stringify(deepface)})`)
+  // A pronoun, a place, or a maker of software: no product.
+  t.same(objects('He was a guest star on a Greek television program in late 2003.'), [])
+  t.same(objects('Berlin is a large city with a modern transport system and many parks.'), [])
+  t.same(objects('Quantrix is a software company founded in the suburbs of Boston in 1991.'), [])
+})
+
 t.test('a title ends before a preposition that leads to a person, an organization or a month', async (t) => {
   const objects = (text: string) =>
     extractMentions(tokenize(text))
