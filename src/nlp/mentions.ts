@@ -343,10 +343,10 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   // A title after a kind of work ("the album Demon Days") is an object, whatever spans the tagger
   // cut there (it often splits a title at its lower-case words or runs on past it).
   const titles = noisy ? [] : workTitles(doc, tagged)
-  // A name before a kind of software ("the SYSTRAN system") or that a definition calls one
-  // ("DeepFace is a … recognition system") is a product.
+  // A name before a kind of software ("the SYSTRAN system"), that a definition calls one
+  // ("DeepFace is a … recognition system") or that one is called by ("a project called …") is a product.
   if (!noisy)
-    for (const m of [...systemNames(doc, tagged, ctx), ...definedSoftware(doc, tagged, ctx)])
+    for (const m of [...systemNames(doc, tagged, ctx), ...definedSoftware(doc, tagged, ctx), ...calledProducts(doc, tagged)])
       if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
   // Names listed after a plural kind of product ("assistants such as Siri , Amazon Alexa") are objects.
   if (!noisy) for (const m of productLists(doc, tagged)) if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
@@ -2466,6 +2466,35 @@ export function definedSoftware(doc: Tokenized, spans: TaggedSpan[], ctx: RuleCo
       else if (!/^(?:\p{Ll}+|\p{N}+|-)$/u.test(t[k].text)) break
     }
     if (kind) out.push(titled(mentionFromTokens(doc.text, t, a, b, 'OBJ')))
+  }
+  return out
+}
+
+// Kinds of software or machine before the name they are called by ("a project called Knowledge
+// Graphs", "a C++ interpreter ( CINT", "a device known as Chromecast"). Not "product", "model",
+// "language": "gross domestic product ( GDP )".
+const CALLED_KIND =
+  /^(?:system|systems|software|tool|toolkit|toolbox|library|framework|program|programs|programme|application|robot|robots|synthesizer|package|platform|engine|interpreter|compiler|assistant|chatbot|project|app|device)$/
+
+/**
+ * The name after a kind of software or machine and "called", "named", "dubbed", "known as" or an
+ * opening bracket: a product, marked as a title. Not a name the tagger read as a person's or a
+ * place's.
+ */
+export function calledProducts(doc: Tokenized, spans: TaggedSpan[]): Mention[] {
+  const t = doc.tokens
+  const out: Mention[] = []
+  for (let i = 0; i + 2 < t.length; i++) {
+    if (!CALLED_KIND.test(t[i].text)) continue
+    let k = i + 1
+    if (t[k].text === 'known' && t[k + 1].text === 'as') k++
+    else if (!/^(?:called|named|dubbed|\()$/.test(t[k].text)) continue
+    k++
+    if (k >= t.length || t[k].sent !== t[i].sent || !SYSTEM_NAME_WORD.test(t[k].text)) continue
+    const e = titleEnd(doc, k, true, spans)
+    if (spans.some((s) => (s.type === 'PER' || s.type === 'LOC') && s.first < e && s.last > k)) continue
+    out.push(titled(mentionFromTokens(doc.text, t, k, e, 'OBJ')))
+    i = e - 1
   }
   return out
 }

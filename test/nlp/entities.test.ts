@@ -656,6 +656,20 @@ t.test('a name that a sentence opens by defining it as software is a product', a
   t.same(objects('Quantrix is a software company founded in the suburbs of Boston in 1991.'), [])
 })
 
+t.test('the name a kind of software is called by is a product', async (t) => {
+  const objects = (text: string) =>
+    extractMentions(tokenize(text))
+      .filter((m) => m.type === 'OBJ')
+      .map((m) => m.text)
+  const called = objects('In the late 1980s two universities jointly began a project called Knowledge Graphs with other partners.')
+  t.ok(called.includes('Knowledge Graphs'), `after "called" (got ${JSON.stringify(called)})`)
+  const bracket = objects('The package includes a C++ interpreter ( CINT until version 5.34 ) for scripts.')
+  t.ok(bracket.includes('CINT'), `in brackets (got ${JSON.stringify(bracket)})`)
+  // "product" is no kind here, and "named after" names no product.
+  t.same(objects('Debt of two percent of gross domestic product ( GDP ) was sustainable, the minister said.'), [])
+  t.same(objects('The city runs a program named after its founder in the summer months.'), [])
+})
+
 t.test('a title ends before a preposition that leads to a person, an organization or a month', async (t) => {
   const objects = (text: string) =>
     extractMentions(tokenize(text))
