@@ -346,7 +346,12 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   // A name before a kind of software ("the SYSTRAN system"), that a definition calls one
   // ("DeepFace is a … recognition system") or that one is called by ("a project called …") is a product.
   if (!noisy)
-    for (const m of [...systemNames(doc, tagged, ctx), ...definedSoftware(doc, tagged, ctx), ...calledProducts(doc, tagged)])
+    for (const m of [
+      ...systemNames(doc, tagged, ctx),
+      ...definedSoftware(doc, tagged, ctx),
+      ...calledProducts(doc, tagged),
+      ...knownObjects(doc, tagged, ctx),
+    ])
       if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
   // Names listed after a plural kind of product ("assistants such as Siri , Amazon Alexa") are objects.
   if (!noisy) for (const m of productLists(doc, tagged)) if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
@@ -2495,6 +2500,23 @@ export function calledProducts(doc: Tokenized, spans: TaggedSpan[]): Mention[] {
     if (spans.some((s) => (s.type === 'PER' || s.type === 'LOC') && s.first < e && s.last > k)) continue
     out.push(titled(mentionFromTokens(doc.text, t, k, e, 'OBJ')))
     i = e - 1
+  }
+  return out
+}
+
+const GAZ_TRAINED_OBJ = 1 << GAZ_CLASSES.indexOf('tOBJ')
+
+/**
+ * The tagger's miscellaneous spans whose name the training data annotates as a product or a work
+ * more often than as anything else ("MATLAB"): objects, marked as titles.
+ */
+export function knownObjects(doc: Tokenized, spans: TaggedSpan[], ctx: RuleContext): Mention[] {
+  const t = doc.tokens
+  const out: Mention[] = []
+  for (const s of spans) {
+    if (s.type !== 'MISC' || s.last - s.first > MAX_GAZ_WORDS) continue
+    const words = t.slice(s.first, s.last).map((x) => x.text.toLowerCase())
+    if (ctx.gaz(words) & GAZ_TRAINED_OBJ) out.push(titled(mentionFromTokens(doc.text, t, s.first, s.last, 'OBJ')))
   }
   return out
 }

@@ -19,6 +19,7 @@ import {
   joinParticleNames,
   joinOfNames,
   madeProducts,
+  knownObjects,
   particleSurnameEnd,
   personBodyEnd,
   personPlaceEnd,
@@ -1466,4 +1467,20 @@ t.test('a miscellaneous name that an organization or a person made is an object'
   t.same(made('[ORG:PLO] leaders signed the [MISC:PLO - Israel] deal .'), [])
   t.same(made('[PER:Smith] was part of the [MISC:Celtic rock] series .'), [])
   t.same(made('He played [MISC:Celtic rock] , [MISC:Irish] folk and [MISC:Punk] songs .'), [])
+})
+
+t.test('a miscellaneous name that the training data annotates as an object is one', async (t) => {
+  type Span = { first: number; last: number; type: 'PER' | 'ORG' | 'LOC' | 'MISC' | 'OBJ' }
+  const TOBJ = 1 << GAZ_CLASSES.indexOf('tOBJ')
+  const TMISC = 1 << GAZ_CLASSES.indexOf('tMISC')
+  const ctx = { gaz: (words: string[]) => ({ matlab: TOBJ, german: TMISC })[words.join(' ')] ?? 0 }
+  const known = (text: string, name: string, type: Span['type']) => {
+    const doc = tokenize(text)
+    const first = doc.tokens.findIndex((k) => k.text === name)
+    return knownObjects(doc, [{ first, last: first + 1, type }], ctx).map((m) => `${m.type}:${m.text}`)
+  }
+  t.same(known('Its speed is comparable to that of MATLAB on most tasks.', 'MATLAB', 'MISC'), ['OBJ:MATLAB'])
+  // A name annotated as something else, or a span the tagger typed: left alone.
+  t.same(known('He wrote his later books in German for a small press.', 'German', 'MISC'), [])
+  t.same(known('Its speed is comparable to that of MATLAB on most tasks.', 'MATLAB', 'ORG'), [])
 })
