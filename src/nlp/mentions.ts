@@ -2507,14 +2507,15 @@ export function calledProducts(doc: Tokenized, spans: TaggedSpan[]): Mention[] {
 const GAZ_TRAINED_OBJ = 1 << GAZ_CLASSES.indexOf('tOBJ')
 
 /**
- * The tagger's miscellaneous spans whose name the training data annotates as a product or a work
- * more often than as anything else ("MATLAB"): objects, marked as titles.
+ * The tagger's spans (miscellaneous, or of another of our types) whose name the training data
+ * annotates as a product or a work more often than as anything else ("MATLAB", "Dookie"): objects,
+ * marked as titles.
  */
 export function knownObjects(doc: Tokenized, spans: TaggedSpan[], ctx: RuleContext): Mention[] {
   const t = doc.tokens
   const out: Mention[] = []
   for (const s of spans) {
-    if (s.type !== 'MISC' || s.last - s.first > MAX_GAZ_WORDS) continue
+    if (s.type === 'OBJ' || s.last - s.first > MAX_GAZ_WORDS) continue
     const words = t.slice(s.first, s.last).map((x) => x.text.toLowerCase())
     if (ctx.gaz(words) & GAZ_TRAINED_OBJ) out.push(titled(mentionFromTokens(doc.text, t, s.first, s.last, 'OBJ')))
   }
