@@ -343,6 +343,16 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   // A title after a kind of work ("the album Demon Days") is an object, whatever spans the tagger
   // cut there (it often splits a title at its lower-case words or runs on past it).
   const titles = noisy ? [] : workTitles(doc, tagged)
+  // A name before a kind of software ("the SYSTRAN system"), that a definition calls one
+  // ("DeepFace is a … recognition system") or that one is called by ("a project called …") is a product.
+  if (!noisy)
+    for (const m of [
+      ...systemNames(doc, tagged, ctx),
+      ...definedSoftware(doc, tagged, ctx),
+      ...calledProducts(doc, tagged),
+      ...knownObjects(doc, tagged, ctx),
+    ])
+      if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
   // Names listed after a plural kind of product ("assistants such as Siri , Amazon Alexa") are objects.
   if (!noisy) for (const m of productLists(doc, tagged)) if (!titles.some((x) => m.first < x.last && m.last > x.first)) titles.push(m)
   // So is a name the tagger found (of any type, a miscellaneous one too) right before a year in
@@ -2522,6 +2532,156 @@ function productLists(doc: Tokenized, spans: TaggedSpan[]): Mention[] {
       if (k === e) break
     }
     i = k - 1
+  }
+  return out
+}
+
+// Kinds of software or machine written right after a product's name, with at most three
+// lower-case words between ("the SYSTRAN system", "the Weka data mining tool", "the open-source
+// eSpeak synthesizer"): the kind is part of the product's name, as CrossNER writes it. Not "app",
+// "platform", "program", "engine": tweets' and news' organizations stand before those ("the Times
+// app", "the Intel platform").
+const SYSTEM_KIND = /^(?:system|systems|tool|toolkit|toolbox|synthesizer|synthesiser|software)$/
+// A word of a product's name: capitalised, a number, or a lower-case start before a capital ("eSpeak").
+const SYSTEM_NAME_WORD = /^(?:[\p{Lu}\p{N}][\p{L}\p{N}.+#-]*|\p{Ll}+\p{Lu}[\p{L}\p{N}]*)$/u
+// Words before a kind that are no name's own ("The", "Our", "A").
+const NOT_PRODUCT_START = /^(?:the|a|an|this|that|these|those|its|his|her|their|our|my|your|each|every|any|some|many|most|all|no|one|two)$/i
+
+/** [a, b) of the capitalised name whose product words end at e (exclusive), or undefined. */
+function productNameBefore(doc: Tokenized, e: number, sent: number, spans: TaggedSpan[], ctx: RuleContext): [number, number] | undefined {
+  const t = doc.tokens
+  let a = e
+  while (a > 0 && t[a - 1].sent === sent && SYSTEM_NAME_WORD.test(t[a - 1].text)) a--
+  // Determiners, and an ordinary word that opens the sentence ("Modern Windows desktop systems").
+  while (a < e && (NOT_PRODUCT_START.test(t[a].text) || (a === doc.sentences[sent].first && wordGaz(ctx, t[a].text) & GAZ_COMMON))) a++
+  if (a === e) return undefined
+  // "the University of [Illinois] system": the name is the end of another's.
+  if (a > 0 && /^(?:of|'s|’s)$/.test(t[a - 1].text)) return undefined
+  // "the German football league system", "the Cuban healthcare system": a nation's, not a product.
+  if (wordGaz(ctx, t[a].text) & GAZ_DEMONYM || wordGaz(ctx, t[e - 1].text) & GAZ_DEMONYM) return undefined
+  // A person's name is no product's.
+  if (spans.some((s) => s.type === 'PER' && s.first < e && s.last > a)) return undefined
+  return [a, e]
+}
+
+/**
+ * A capitalised name, up to three lower-case words and a kind of software or machine ("the SYSTRAN
+ * system", "the Weka data mining tool"): one product's name, the kind in it. Objects, marked as
+ * titles; whatever the tagger made of the name (an organization, a place) gives way.
+ */
+export function systemNames(doc: Tokenized, spans: TaggedSpan[], ctx: RuleContext): Mention[] {
+  const t = doc.tokens
+  const out: Mention[] = []
+  for (let i = 1; i < t.length; i++) {
+    if (!SYSTEM_KIND.test(t[i].text)) continue
+    let e = i
+    while (
+      e > 0 &&
+      i - e < 3 &&
+      t[e - 1].sent === t[i].sent &&
+      /^\p{Ll}+(?:-\p{Ll}+)?$/u.test(t[e - 1].text) &&
+      !FUNCTION_WORD.test(t[e - 1].text)
+    )
+      e--
+    const name = productNameBefore(doc, e, t[i].sent, spans, ctx)
+    if (!name) continue
+    out.push(titled(mentionFromTokens(doc.text, t, name[0], i + 1, 'OBJ')))
+  }
+  return out
+}
+
+// Lower-case words that never stand between a product's name and its kind.
+const FUNCTION_WORD =
+  /^(?:the|a|an|of|and|or|in|on|at|for|to|with|by|from|as|is|was|are|were|be|been|its|his|her|their|our|that|which|who|this|these|those|new|own)$/
+
+// What a definition may call a product of software or a machine ("DeepFace is a deep learning
+// facial recognition system", "J48 is an open source Java implementation of …").
+const SOFTWARE_KIND =
+  /^(?:system|software|tool|toolkit|toolbox|library|framework|implementation|program|application|robot|synthesizer|package|platform|engine|interpreter|compiler|assistant|chatbot)$/
+const PRONOUN = /^(?:he|she|it|they|we|i|you|this|that|these|those|there|here|one|each)$/i
+// Nouns after a kind of software that make the name a maker's ("a software company", "a robot maker").
+const MAKER_NOUN =
+  /^(?:company|companies|firm|firms|developer|developers|maker|makers|vendor|vendors|manufacturer|manufacturers|publisher|provider|providers|house|startup|business|corporation|group|engineer|engineers|designer|designers|consultancy|consultant|architect|researcher|researchers|pioneer|entrepreneur|giant|brand|division|subsidiary|team)$/
+
+/**
+ * A name that opens a sentence defining it as software or a machine: the name, "is" / "was", "a" /
+ * "an", then up to ten lower-case words, numbers or miscellaneous names up to a kind of software
+ * ("DeepFace is a deep learning facial recognition system"). An object, marked as a title, also
+ * where the tagger read an organization (software is often named like a firm). Not a name the
+ * tagger read as a person's or a place's, a pronoun or an ordinary word alone, nor a maker ("a
+ * software company").
+ */
+export function definedSoftware(doc: Tokenized, spans: TaggedSpan[], ctx: RuleContext): Mention[] {
+  const t = doc.tokens
+  const out: Mention[] = []
+  const miscAt = new Map<number, TaggedSpan>()
+  for (const s of spans) if (s.type === 'MISC') miscAt.set(s.first, s)
+  for (const sent of doc.sentences) {
+    const a = sent.first
+    let b = a
+    while (b < sent.last && SYSTEM_NAME_WORD.test(t[b].text)) b++
+    if (b === a || b + 2 >= sent.last || !/^(?:is|was)$/.test(t[b].text) || !/^(?:a|an)$/.test(t[b + 1].text)) continue
+    if (PRONOUN.test(t[a].text) || NOT_PRODUCT_START.test(t[a].text) || (b - a === 1 && wordGaz(ctx, t[a].text) & GAZ_COMMON)) continue
+    if (spans.some((s) => (s.type === 'PER' || s.type === 'LOC') && s.first < b && s.last > a)) continue
+    let kind = false
+    for (let k = b + 2; k < sent.last && k - b <= 12; k++) {
+      if (SOFTWARE_KIND.test(t[k].text)) {
+        // "a software company": the kind modifies who makes it.
+        kind = k + 1 >= sent.last || !MAKER_NOUN.test(t[k + 1].text)
+        break
+      }
+      const o = miscAt.get(k)
+      if (o) k = o.last - 1
+      else if (!/^(?:\p{Ll}+|\p{N}+|-)$/u.test(t[k].text)) break
+    }
+    if (kind) out.push(titled(mentionFromTokens(doc.text, t, a, b, 'OBJ')))
+  }
+  return out
+}
+
+// Kinds of software or machine before the name they are called by ("a project called Knowledge
+// Graphs", "a C++ interpreter ( CINT", "a device known as Chromecast"). Not "product", "model",
+// "language": "gross domestic product ( GDP )".
+const CALLED_KIND =
+  /^(?:system|systems|software|tool|toolkit|toolbox|library|framework|program|programs|programme|application|robot|robots|synthesizer|package|platform|engine|interpreter|compiler|assistant|chatbot|project|app|device)$/
+
+/**
+ * The name after a kind of software or machine and "called", "named", "dubbed", "known as" or an
+ * opening bracket: a product, marked as a title. Not a name the tagger read as a person's or a
+ * place's.
+ */
+export function calledProducts(doc: Tokenized, spans: TaggedSpan[]): Mention[] {
+  const t = doc.tokens
+  const out: Mention[] = []
+  for (let i = 0; i + 2 < t.length; i++) {
+    if (!CALLED_KIND.test(t[i].text)) continue
+    let k = i + 1
+    if (t[k].text === 'known' && t[k + 1].text === 'as') k++
+    else if (!/^(?:called|named|dubbed|\()$/.test(t[k].text)) continue
+    k++
+    if (k >= t.length || t[k].sent !== t[i].sent || !SYSTEM_NAME_WORD.test(t[k].text)) continue
+    const e = titleEnd(doc, k, true, spans)
+    if (spans.some((s) => (s.type === 'PER' || s.type === 'LOC') && s.first < e && s.last > k)) continue
+    out.push(titled(mentionFromTokens(doc.text, t, k, e, 'OBJ')))
+    i = e - 1
+  }
+  return out
+}
+
+const GAZ_TRAINED_OBJ = 1 << GAZ_CLASSES.indexOf('tOBJ')
+
+/**
+ * The tagger's spans (miscellaneous, or of another of our types) whose name the training data
+ * annotates as a product or a work more often than as anything else ("MATLAB", "Dookie"): objects,
+ * marked as titles.
+ */
+export function knownObjects(doc: Tokenized, spans: TaggedSpan[], ctx: RuleContext): Mention[] {
+  const t = doc.tokens
+  const out: Mention[] = []
+  for (const s of spans) {
+    if (s.type === 'OBJ' || s.last - s.first > MAX_GAZ_WORDS) continue
+    const words = t.slice(s.first, s.last).map((x) => x.text.toLowerCase())
+    if (ctx.gaz(words) & GAZ_TRAINED_OBJ) out.push(titled(mentionFromTokens(doc.text, t, s.first, s.last, 'OBJ')))
   }
   return out
 }

@@ -19,6 +19,7 @@ import {
   joinParticleNames,
   joinOfNames,
   madeProducts,
+  knownObjects,
   particleSurnameEnd,
   personBodyEnd,
   personPlaceEnd,
@@ -626,6 +627,48 @@ t.test('names listed after a plural kind of product and a list cue are objects',
   // No list cue, services (companies), or the kind as a verb: no object from the rule.
   t.same(objects('The firm tools its plants in Ohio and sells its products in Germany, France and Spain.'), [])
   t.same(objects('Streaming services such as Netflix and Hulu grew fast in Canada.'), [])
+})
+
+t.test('a name before a kind of software is a product, the kind in its name', async (t) => {
+  const objects = (text: string) =>
+    extractMentions(tokenize(text))
+      .filter((m) => m.type === 'OBJ')
+      .map((m) => m.text)
+  const systran = objects('Several programs translate text online, and the SYSTRAN system powers many of them.')
+  t.ok(systran.includes('SYSTRAN system'), `SYSTRAN system (got ${JSON.stringify(systran)})`)
+  const weka = objects('J48 is available as a classifier in the Weka data mining tool for researchers.')
+  t.ok(weka.includes('Weka data mining tool'), `lower-case words between (got ${JSON.stringify(weka)})`)
+  // A nation's system, one ending another name after "of", and a determiner alone: no product.
+  t.same(objects('It is the fifth tier of the German football league system in the north.'), [])
+  t.same(objects('Sangamon State merged with the University of Illinois system in 1995.'), [])
+  t.same(objects('Our justice system still has a long way to go, the minister said.'), [])
+})
+
+t.test('a name that a sentence opens by defining it as software is a product', async (t) => {
+  const objects = (text: string) =>
+    extractMentions(tokenize(text))
+      .filter((m) => m.type === 'OBJ')
+      .map((m) => m.text)
+  const deepface = objects('DeepFace is a deep learning facial recognition system created by a research group at Facebook.')
+  t.ok(deepface.includes('DeepFace'), `DeepFace (got ${JSON.stringify(deepface)})`)
+  // A pronoun, a place, or a maker of software: no product.
+  t.same(objects('He was a guest star on a Greek television program in late 2003.'), [])
+  t.same(objects('Berlin is a large city with a modern transport system and many parks.'), [])
+  t.same(objects('Quantrix is a software company founded in the suburbs of Boston in 1991.'), [])
+})
+
+t.test('the name a kind of software is called by is a product', async (t) => {
+  const objects = (text: string) =>
+    extractMentions(tokenize(text))
+      .filter((m) => m.type === 'OBJ')
+      .map((m) => m.text)
+  const called = objects('In the late 1980s two universities jointly began a project called Knowledge Graphs with other partners.')
+  t.ok(called.includes('Knowledge Graphs'), `after "called" (got ${JSON.stringify(called)})`)
+  const bracket = objects('The package includes a C++ interpreter ( CINT until version 5.34 ) for scripts.')
+  t.ok(bracket.includes('CINT'), `in brackets (got ${JSON.stringify(bracket)})`)
+  // "product" is no kind here, and "named after" names no product.
+  t.same(objects('Debt of two percent of gross domestic product ( GDP ) was sustainable, the minister said.'), [])
+  t.same(objects('The city runs a program named after its founder in the summer months.'), [])
 })
 
 t.test('a title ends before a preposition that leads to a person, an organization or a month', async (t) => {
@@ -1424,4 +1467,21 @@ t.test('a miscellaneous name that an organization or a person made is an object'
   t.same(made('[ORG:PLO] leaders signed the [MISC:PLO - Israel] deal .'), [])
   t.same(made('[PER:Smith] was part of the [MISC:Celtic rock] series .'), [])
   t.same(made('He played [MISC:Celtic rock] , [MISC:Irish] folk and [MISC:Punk] songs .'), [])
+})
+
+t.test('a miscellaneous name that the training data annotates as an object is one', async (t) => {
+  type Span = { first: number; last: number; type: 'PER' | 'ORG' | 'LOC' | 'MISC' | 'OBJ' }
+  const TOBJ = 1 << GAZ_CLASSES.indexOf('tOBJ')
+  const TMISC = 1 << GAZ_CLASSES.indexOf('tMISC')
+  const ctx = { gaz: (words: string[]) => ({ matlab: TOBJ, german: TMISC })[words.join(' ')] ?? 0 }
+  const known = (text: string, name: string, type: Span['type']) => {
+    const doc = tokenize(text)
+    const first = doc.tokens.findIndex((k) => k.text === name)
+    return knownObjects(doc, [{ first, last: first + 1, type }], ctx).map((m) => `${m.type}:${m.text}`)
+  }
+  t.same(known('Its speed is comparable to that of MATLAB on most tasks.', 'MATLAB', 'MISC'), ['OBJ:MATLAB'])
+  // Whatever the tagger typed it; but a name annotated as something else, or not at all, is left alone.
+  t.same(known('He wrote his later books in German for a small press.', 'German', 'MISC'), [])
+  t.same(known('Its speed is comparable to that of MATLAB on most tasks.', 'MATLAB', 'ORG'), ['OBJ:MATLAB'])
+  t.same(known('Its speed is comparable to that of Siemens on most tasks.', 'Siemens', 'ORG'), [])
 })
