@@ -1,5 +1,6 @@
 // Out-of-fold relation figures of the training log and where CoNLL04's gold triples are lost.
 // Usage: npx tsx scripts/nlp/relation-oof.ts [--seeds 20042,1] [--buckets] [--dump file.json]
+// (TEA_BUCKET_DOMAIN=redocred: the buckets of Re-DocRED's triples instead of CoNLL04's)
 // Tags the training sets once with the committed models and once with the three fold taggers
 // (TEA_FOLDS_DIR, else trained here), then fits the relation model as `npm run train -- --only
 // relations` does (5 folds by document over CoNLL04 train and Re-DocRED pooled, each fold's
@@ -53,7 +54,7 @@ function buckets(docs: PreparedDoc[], oof: TripleScore[], all: TripleScore[], th
   }
   const under: { type: string; score: number; th: number }[] = []
   docs.forEach((d, di) => {
-    if (d.rel.domain !== 'conll04') return
+    if (d.rel.domain !== (process.env.TEA_BUCKET_DOMAIN ?? 'conll04')) return
     const set = d.sets.find((s) => !s.gold)!
     const found = new Set(set.cluster.values())
     const typesOf = new Map<string, Set<string>>()

@@ -137,7 +137,7 @@ const MAX_ANCHORS = 40
  * Ordered pairs of distinct entities: within a sentence (each mention pair once, at most
  * MAX_GAP tokens apart), and across two adjacent sentences of one paragraph (`paragraphs`, by
  * sentence: paragraphsOf) for the entity pairs that share no sentence ("Schneider … He coached
- * the Russian team"); with `places`, a place and its country anywhere in one paragraph.
+ * the Russian team"); with `places`, a place and its country (or its region: inRegion) anywhere in one paragraph.
  */
 export function candidatePairs(anchors: Anchor[][], paragraphs: Int32Array, places?: PlaceTable): RelationCandidate[] {
   const out: RelationCandidate[] = []
@@ -174,7 +174,7 @@ export function candidatePairs(anchors: Anchor[][], paragraphs: Int32Array, plac
     for (const x of l1) for (const y of l2) together.add(pairKey(x, y)).add(pairKey(y, x))
   }
   if (places) {
-    // A place and its country anywhere in a paragraph: their first mentions there.
+    // A place and its country (or its region) anywhere in a paragraph: their first mentions there.
     const firsts: Anchor[] = []
     const seen = new Map<Entity, number>()
     for (const list of anchors)
@@ -189,7 +189,7 @@ export function candidatePairs(anchors: Anchor[][], paragraphs: Int32Array, plac
         // A country the paragraph names contains its places and organizations, however far apart.
         const country =
           y.entity.type === 'LOC' && ((y.entity.classes ?? 0) & COUNTRY_BIT) !== 0 && (x.entity.type === 'LOC' || x.entity.type === 'ORG')
-        if (!country && !inCountry(places, x.entity, y.entity)) continue
+        if (!country && !inCountry(places, x.entity, y.entity) && !inRegion(places, x.entity, y.entity)) continue
         out.push({ source: x, target: y, sent: x.sent, sent2: y.sent })
       }
   }
@@ -464,6 +464,23 @@ export function inCountry(places: PlaceTable | undefined, x: Entity, y: Entity):
   const a = places.get(placeKey(x.name))
   const b = places.get(placeKey(y.name))
   return a !== undefined && b !== undefined && (a & 1) === 0 && (b & 1) === 1 && a >> 1 === b >> 1
+}
+
+const REGION_BIT = 1 << GAZ_CLASSES.indexOf('region')
+
+/**
+ * Far apart in a paragraph, a place or an organization and a region (a state, a province) the
+ * paragraph names: an article names a town and, sentences later, its state. Not a country in a
+ * region, nor two places the place table puts in different countries.
+ */
+export function inRegion(places: PlaceTable | undefined, x: Entity, y: Entity): boolean {
+  if (y.type !== 'LOC' || !((y.classes ?? 0) & REGION_BIT) || ((y.classes ?? 0) & COUNTRY_BIT) !== 0) return false
+  if (x.type !== 'LOC' && x.type !== 'ORG') return false
+  if ((x.classes ?? 0) & COUNTRY_BIT) return false
+  const a = places?.get(placeKey(x.name))
+  const b = places?.get(placeKey(y.name))
+  if (a !== undefined && (a & 1) === 1) return false
+  return a === undefined || b === undefined || a >> 1 === b >> 1
 }
 
 export interface RelationModel {
