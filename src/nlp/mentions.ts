@@ -676,6 +676,12 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       type = 'LOC'
       stated = true
     }
+    // "Oregon Route 99", "[U.S.] Route 20": a road's word and its number end a road's name.
+    if (!noisy && (end = roadNumberEnd(doc, a, b, type, taken)) > 0) {
+      b = takeTo(taken, b, end)
+      type = 'LOC'
+      stated = true
+    }
     // "the [12th] Brigade": an ordinal before a military unit's name belongs to it.
     if (
       type === 'ORG' &&
@@ -1640,6 +1646,61 @@ export function routeNumbered(doc: Tokenized, b: number, taken: Uint8Array): boo
   return b > 0 && b < t.length && !taken[b] && t[b].sent === t[b - 1].sent && ROAD.test(t[b - 1].text) && /^\d{1,4}[A-Z]?$/.test(t[b].text)
 }
 
+// A road's word before its number. Road and Freeway too: with a number after them they name a road
+// ("County Road 31"), which they do not always alone ("Abbey Road").
+const NUMBERED_ROAD = /^(?:Route|Highway|Interstate|Motorway|Autobahn|Road|Freeway|Expressway)$/
+const ROAD_NUMBER = /^\d{1,4}[A-Z]?$/
+// Words that open a road's name before its word ("State Highway 82", "U.S. Route 20").
+const ROAD_QUALIFIER = /^(?:State|County|U\.S\.|US|Federal|Provincial)$/
+// A street named by its number ("75 Street", "41 Avenue SW", "66/75 Street"), as in Edmonton.
+const STREET_NUMBER = /^\d{1,3}(?:\/\d{1,3})?$/
+const STREET = /^(?:Street|Avenue)$/
+const QUADRANT = /^(?:NE|NW|SE|SW)$/
+
+/**
+ * The end of a road's name that a name of capitalised words [a, b) opens: the name ends in a road's
+ * word and its number ("Oregon Route 99", read with little margin over the number), or a place, then
+ * an untagged road's word and number ("[U.S.] Route 20"). -1 when neither.
+ */
+export function roadNumberEnd(doc: Tokenized, a: number, b: number, type: EntityType, taken: Uint8Array): number {
+  const t = doc.tokens
+  for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text)) return -1
+  if (b - a >= 2 && ROAD_NUMBER.test(t[b - 1].text) && NUMBERED_ROAD.test(t[b - 2].text)) return b
+  if (
+    type === 'LOC' &&
+    b + 1 < t.length &&
+    !taken[b] &&
+    !taken[b + 1] &&
+    t[b + 1].sent === t[a].sent &&
+    NUMBERED_ROAD.test(t[b].text) &&
+    ROAD_NUMBER.test(t[b + 1].text)
+  )
+    return b + 2
+  return -1
+}
+
+/**
+ * The end of a road named by its number from the untagged token i: a road's word (perhaps after
+ * "State", "County", "U.S.") and a number ("Interstate 680", "State Highway 82"; not "Road" or
+ * "Freeway" alone, nor "Route" after a lower-case word: "the route 5 bus"), or a number and Street
+ * or Avenue, perhaps a quadrant ("75 Street", "41 Avenue SW"). -1 when none.
+ */
+export function untaggedRoadEnd(doc: Tokenized, i: number, free: (k: number) => boolean): number {
+  const t = doc.tokens
+  const same = (k: number) => k < t.length && t[k].sent === t[i].sent && free(k)
+  let j = i
+  if (ROAD_QUALIFIER.test(t[j].text) && same(j + 1) && NUMBERED_ROAD.test(t[j + 1].text)) j++
+  if (/^(?:Route|Highway|Interstate|Motorway|Autobahn)$/.test(t[j].text) || j > i) {
+    if (same(j + 1) && ROAD_NUMBER.test(t[j + 1].text) && !(same(j + 2) && /^\p{Lu}/u.test(t[j + 2].text))) return j + 2
+    return -1
+  }
+  if (STREET_NUMBER.test(t[i].text) && same(i + 1) && STREET.test(t[i + 1].text)) {
+    if (i > 0 && t[i - 1].sent === t[i].sent && /^\p{Lu}/u.test(t[i - 1].text) && t[i - 1].text !== 'I') return -1
+    return same(i + 2) && QUADRANT.test(t[i + 2].text) ? i + 3 : i + 2
+  }
+  return -1
+}
+
 // Last words of the name of an administrative unit of land, and first words before "of" in one.
 // Not District (school districts, as often organizations), County ("Derby County"), Department.
 const PLACE_UNIT_END = /^(?:Province|Region|Prefecture|Oblast|Municipality|Governorate|Voivodeship|Canton)$/
@@ -1976,6 +2037,15 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array, ctx:
   // Made once, not for every token (a closure per token was 2% of the engine's time under tsx).
   const free = (k: number) => !taken[k] || misc[k] === 1
   for (let i = 0; i + 1 < t.length; i++) {
+    // "Interstate 680", "State Highway 82", "75 Street": a road named by its number (its words
+    // may be inside a miscellaneous span: "41 Avenue SW to 33 Street NE").
+    const r = free(i) ? untaggedRoadEnd(doc, i, free) : -1
+    if (r > 0) {
+      out.push({ ...mentionFromTokens(doc.text, t, i, r, 'LOC'), stated: true })
+      for (let k = i; k < r; k++) taken[k] = 1
+      i = r - 1
+      continue
+    }
     if (taken[i]) continue
     if (ORDINAL.test(t[i].text) && UNIT.test(t[i + 1].text) && !taken[i + 1] && t[i + 1].sent === t[i].sent) {
       let j = i + 2

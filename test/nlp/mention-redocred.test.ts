@@ -1,0 +1,49 @@
+// Mention rules of the sixth Re-DocRED out-of-fold pass (roads by number, …): each fires on the case
+// it was written for and not on a near miss.
+import t from 'tap'
+import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
+import { tokenize } from '../../src/nlp/tokens.ts'
+import { roadNumberEnd, untaggedRoadEnd } from '../../src/nlp/mentions.ts'
+
+const { extractMentions } = createEngine(loadEngineModels())
+/** The rules' mentions of a text as `TYPE:text`. */
+const typed = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text.replace(/\s+/g, ' ')}`)
+
+/** Token range [a, b) of `name` in the tokens of `text`. */
+const rangeOf = (text: string, name: string): [ReturnType<typeof tokenize>, number, number] => {
+  const doc = tokenize(text)
+  const at = text.indexOf(name)
+  const a = doc.tokens.findIndex((x) => x.start === at)
+  const b = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
+  return [doc, a, b]
+}
+
+t.test("a road's word and its number end a road's name; a terminal's number does not", async (t) => {
+  const end = (text: string, name: string, type: 'LOC' | 'ORG' = 'LOC') => {
+    const [doc, a, b] = rangeOf(text, name)
+    return roadNumberEnd(doc, a, b, type, new Uint8Array(doc.tokens.length))
+  }
+  t.equal(end('It lies along Oregon Route 99 near Ashland .', 'Oregon Route 99'), 6)
+  t.equal(end('It meets Saint Louis County Road 31 here .', 'Saint Louis County Road 31'), 7)
+  // "[U.S.] Route 20": a place, then an untagged road's word and number.
+  t.equal(end('U.S. Route 20 bisects the town .', 'U.S.'), 3)
+  t.equal(end('It lands at Heathrow Terminal 5 daily .', 'Heathrow Terminal 5'), -1)
+  t.equal(end('Acme Route 20 bisects the town .', 'Acme', 'ORG'), -1, 'a body before a road is not the road')
+})
+
+t.test('a road named by its number alone is a place; a title or a count is not', async (t) => {
+  const end = (text: string, word: string) => {
+    const doc = tokenize(text)
+    const i = doc.tokens.findIndex((x) => x.text === word)
+    return untaggedRoadEnd(doc, i, () => true)
+  }
+  t.equal(end('Interstate 680 runs through Pleasanton .', 'Interstate'), 2)
+  t.equal(end('The town lies on State Highway 82 today .', 'State'), 7)
+  t.equal(end('It runs from 41 Avenue SW to the river .', '41'), 6)
+  t.equal(end('He sang Highway 61 Revisited twice .', 'Highway'), -1, 'an album named after a road')
+  t.equal(end('They recorded at Abbey Road 2 times .', 'Road'), -1, 'Road alone')
+  t.equal(end('He lived at Flat 75 Street names were changed .', '75'), -1, 'a number after a capitalised word')
+  t.ok(typed('Interstate 680 runs through the valley near the town .').includes('LOC:Interstate 680'))
+  t.ok(typed('The trail follows 66 Street to the river .').includes('LOC:66 Street'))
+  t.notOk(typed('He sang Highway 61 Revisited for the crowd .').some((m) => m.startsWith('LOC:Highway')))
+})
