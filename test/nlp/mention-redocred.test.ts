@@ -3,7 +3,7 @@
 import t from 'tap'
 import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
-import { roadNumberEnd, untaggedRoadEnd } from '../../src/nlp/mentions.ts'
+import { placeNamedBody, roadNumberEnd, untaggedRoadEnd } from '../../src/nlp/mentions.ts'
 
 const { extractMentions } = createEngine(loadEngineModels())
 /** The rules' mentions of a text as `TYPE:text`. */
@@ -46,4 +46,13 @@ t.test('a road named by its number alone is a place; a title or a count is not',
   t.ok(typed('Interstate 680 runs through the valley near the town .').includes('LOC:Interstate 680'))
   t.ok(typed('The trail follows 66 Street to the river .').includes('LOC:66 Street'))
   t.notOk(typed('He sang Highway 61 Revisited for the crowd .').some((m) => m.startsWith('LOC:Highway')))
+})
+
+t.test("a place's name ending in a body's word is the body's; a tennis court or a lone word is not", async (t) => {
+  t.ok(placeNamedBody(...rangeOf('He sat in the Madhya Pradesh Legislative Assembly .', 'Madhya Pradesh Legislative Assembly')))
+  t.ok(placeNamedBody(...rangeOf('He worked for the Pennsylvania Railroad for years .', 'Pennsylvania Railroad')))
+  t.ok(placeNamedBody(...rangeOf('The Spokane County District Court ruled .', 'Spokane County District Court')))
+  t.notOk(placeNamedBody(...rangeOf('She won on Stadium Court on Monday .', 'Stadium Court')), 'a tennis court')
+  t.notOk(placeNamedBody(...rangeOf('The Assembly met .', 'Assembly')), 'one word')
+  t.notOk(placeNamedBody(...rangeOf('He left the Kelmora Hospital early .', 'Kelmora Hospital')), 'a hospital is a place as often')
 })
