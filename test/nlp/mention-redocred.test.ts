@@ -3,7 +3,7 @@
 import t from 'tap'
 import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
-import { placeNamedBody, roadNumberEnd, untaggedRoadEnd } from '../../src/nlp/mentions.ts'
+import { placeEndName, placeNamedBody, roadNumberEnd, untaggedRoadEnd } from '../../src/nlp/mentions.ts'
 
 const { extractMentions } = createEngine(loadEngineModels())
 /** The rules' mentions of a text as `TYPE:text`. */
@@ -55,4 +55,15 @@ t.test("a place's name ending in a body's word is the body's; a tennis court or 
   t.notOk(placeNamedBody(...rangeOf('She won on Stadium Court on Monday .', 'Stadium Court')), 'a tennis court')
   t.notOk(placeNamedBody(...rangeOf('The Assembly met .', 'Assembly')), 'one word')
   t.notOk(placeNamedBody(...rangeOf('He left the Kelmora Hospital early .', 'Kelmora Hospital')), 'a hospital is a place as often')
+})
+
+t.test('a name ending in Empire, Drive, District or Rivers is a place; a person named Rivers is not', async (t) => {
+  t.ok(placeEndName(...rangeOf('It was part of the Holy Roman Empire then .', 'Holy Roman Empire'), 'ORG'))
+  t.ok(placeEndName(...rangeOf('It crosses Anthony Henday Drive twice .', 'Anthony Henday Drive'), 'PER'))
+  t.ok(placeEndName(...rangeOf('It lies in Ambatofinandrahana District today .', 'Ambatofinandrahana District'), 'ORG'))
+  t.notOk(placeEndName(...rangeOf('Joan Rivers hosted the show .', 'Joan Rivers'), 'PER'), 'a person named Rivers')
+  t.notOk(placeEndName(...rangeOf('The District voted .', 'District'), 'ORG'), 'one word')
+  // A first name before an airport's word: still the airport ("Ricki Lake said" stays a person).
+  t.ok(typed('Flights land at Henri Coandă International Airport every day .').includes('LOC:Henri Coandă International Airport'))
+  t.notOk(typed('Ricki Lake said she was happy with the show .').includes('LOC:Ricki Lake'))
 })
