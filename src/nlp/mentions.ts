@@ -625,6 +625,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     // "Madhya Pradesh Legislative Assembly", "Pennsylvania Railroad", "Westminster School": a place's
     // name ending in a body's word is the body's (the tagger reads the place's words).
     if (type === 'LOC' && !stated && !noisy && placeNamedBody(doc, a, b)) [type, stated] = ['ORG', true]
+    // "released by Nettwerk", "on the Atlantic label", "aired on the Fox network": who releases or
+    // airs a record or a show is a company (a person's name is left to the tagger).
+    if (type !== 'PER' && !noisy && releaserName(doc, a, b)) [type, stated] = ['ORG', true]
     // "Holy Roman Empire", "Anthony Henday Drive": a name ending in a place's word is a place.
     if ((type === 'PER' || type === 'ORG') && !stated && !noisy && placeEndName(doc, a, b, type)) [type, stated] = ['LOC', true]
     // "Kunene Province", "Province of Rieti", "City of Edmonton": a name of an administrative unit
@@ -1688,6 +1691,31 @@ export function placeNamedBody(doc: Tokenized, a: number, b: number): boolean {
   for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !PLACE_JOINER.test(t[i].text)) return false
   const last = t[b - 1].text
   return PLACE_NAMED_BODY.test(last) || (last === 'Court' && COURT_KIND.test(t[b - 2].text))
+}
+
+const RELEASED = /^(?:released|rereleased|re-released|reissued|re-issued)$/
+const RELEASER_KIND = /^(?:label|network|imprint)$/
+
+/**
+ * [a, b), capitalised words or joiners, right after "released by" or "reissued by" (perhaps "the";
+ * or after such a name and "and": "by Avex Trax and Avex Taiwan"), or between "the" and "label",
+ * "network" or "imprint" ("on the Atlantic label", "the Fox network"): a record label, a network.
+ */
+export function releaserName(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !PLACE_JOINER.test(t[i].text) && t[i].text !== '/') return false
+  const same = (k: number) => k >= 0 && k < t.length && t[k].sent === t[a].sent
+  let p = a - 1
+  if (same(p) && t[p].text === 'the') p--
+  if (same(p) && same(p - 1) && t[p].text === 'by' && RELEASED.test(t[p - 1].text)) return true
+  if (same(b) && RELEASER_KIND.test(t[b].text) && same(a - 1) && /^the$/i.test(t[a - 1].text)) return true
+  // The second of two labels: "by Avex Trax and Avex Taiwan".
+  if (same(p) && t[p].text === 'and') {
+    let q = p - 1
+    while (same(q) && /^[\p{Lu}\p{N}]/u.test(t[q].text) && q > p - 5) q--
+    return q < p - 1 && same(q) && same(q - 1) && t[q].text === 'by' && RELEASED.test(t[q - 1].text)
+  }
+  return false
 }
 
 // A road's word before its number. Road and Freeway too: with a number after them they name a road

@@ -3,7 +3,7 @@
 import t from 'tap'
 import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
-import { placeEndName, placeNamedBody, roadNumberEnd, untaggedRoadEnd } from '../../src/nlp/mentions.ts'
+import { placeEndName, placeNamedBody, releaserName, roadNumberEnd, untaggedRoadEnd } from '../../src/nlp/mentions.ts'
 
 const { extractMentions } = createEngine(loadEngineModels())
 /** The rules' mentions of a text as `TYPE:text`. */
@@ -66,4 +66,13 @@ t.test('a name ending in Empire, Drive, District or Rivers is a place; a person 
   // A first name before an airport's word: still the airport ("Ricki Lake said" stays a person).
   t.ok(typed('Flights land at Henri Coandă International Airport every day .').includes('LOC:Henri Coandă International Airport'))
   t.notOk(typed('Ricki Lake said she was happy with the show .').includes('LOC:Ricki Lake'))
+})
+
+t.test('who releases a record or airs a show is a company; a name after another "by" is not', async (t) => {
+  t.ok(releaserName(...rangeOf('It was their first album to be released by Nettwerk in 2008 .', 'Nettwerk')))
+  t.ok(releaserName(...rangeOf('He cut the single in 1955 on the Atlantic label .', 'Atlantic')))
+  t.ok(releaserName(...rangeOf('It first aired on the Fox network in 2008 .', 'Fox')))
+  t.ok(releaserName(...rangeOf('It was released by Avex Trax and Avex Taiwan in 2000 .', 'Avex Taiwan')))
+  t.notOk(releaserName(...rangeOf('The song was written by Ray Charles in 1955 .', 'Ray Charles')), 'written by')
+  t.notOk(releaserName(...rangeOf('He sang on the Fox show in 2008 .', 'Fox')), 'no label or network word')
 })
