@@ -605,8 +605,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       stated = true
     }
     // "the town of McCarthy", "the duchy of Lorraine", "north of Romney": what stands after a
-    // place's noun and "of" is a place, whatever the tagger's person or organization says.
-    if ((type === 'PER' || type === 'ORG') && !stated && !noisy && placeNounOf(doc, a, b)) {
+    // place's noun and "of" is a place, whatever the tagger's person or organization says; the
+    // tagger's own place there is stated too (its margin is often slight: "south of Skåne").
+    if (type !== 'OBJ' && !stated && !noisy && placeNounOf(doc, a, b)) {
       type = 'LOC'
       stated = true
     }

@@ -76,3 +76,10 @@ t.test('who releases a record or airs a show is a company; a name after another 
   t.notOk(releaserName(...rangeOf('The song was written by Ray Charles in 1955 .', 'Ray Charles')), 'written by')
   t.notOk(releaserName(...rangeOf('He sang on the Fox show in 2008 .', 'Fox')), 'no label or network word')
 })
+
+t.test('a place the tagger found after a place\'s noun and "of" is stated a place; one elsewhere is not', async (t) => {
+  const stated = (text: string, name: string) => extractMentions(tokenize(text)).find((m) => m.text === name)?.stated === true
+  t.ok(stated('The reef lies north of Rügen and south of Sweden , east of the island .', 'Sweden'))
+  t.ok(stated('He was born in the town of Hanmer in Canterbury .', 'Hanmer'))
+  t.notOk(stated('Sweden won the match on Sunday in front of a big crowd .', 'Sweden'))
+})
