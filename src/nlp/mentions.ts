@@ -599,8 +599,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       stated = true
     }
     // "Boltenhagen is a village in…", "Kungliga Hovkapellet is a Swedish orchestra", "Trinity Fatu
-    // is an American wrestler": what the sentence says the name is gives its type.
-    if (!stated && !noisy && (cop = copulaType(doc, a, b, ctx)) && cop !== type) {
+    // is an American wrestler": what the sentence says the name is gives its type, and states the
+    // tagger's own type when it is the same (its margin is often slight: "Mola is a town in…").
+    if (!stated && !noisy && (cop = copulaType(doc, a, b, ctx))) {
       type = cop
       stated = true
     }

@@ -83,3 +83,9 @@ t.test('a place the tagger found after a place\'s noun and "of" is stated a plac
   t.ok(stated('He was born in the town of Hanmer in Canterbury .', 'Hanmer'))
   t.notOk(stated('Sweden won the match on Sunday in front of a big crowd .', 'Sweden'))
 })
+
+t.test("what the sentence says a name is states the tagger's own type too; a name in another sentence is not stated", async (t) => {
+  const stated = (text: string, name: string) => extractMentions(tokenize(text)).find((m) => m.text === name)?.stated === true
+  t.ok(stated('Mola di Bari is a town in Apulia , on the coast of the Adriatic Sea .', 'Mola di Bari'))
+  t.notOk(stated('The ferry left Mola di Bari at dawn and reached the coast by noon .', 'Mola di Bari'))
+})
