@@ -1436,9 +1436,11 @@ export function geoName(doc: Tokenized, a: number, b: number, type: EntityType |
 const NO_SURNAME_HEAD = /^(?:Airport|Station|Cathedral|Cemetery|Canal|Reservoir|Glacier|Motorway)$/
 
 // Last words of a place's name that the gold of the train splits gives no person or organization
-// (Empire 22 places to 3 events' names, Drive 12 to 2, District 19 to 1, Rivers 2 to "Joan Rivers");
+// (Empire 22 places to 3 events' names, Drive 12 to 2, District 19 to 1, Rivers 2 to "Joan Rivers"),
+// and a state's (Republic; Re-DocRED's "Roman Republic" and "Third Republic" are organizations, typed
+// places by the tagger, which this leaves);
 // not read on the tagger's miscellaneous spans ("Second Empire", "Google Drive").
-const PLACE_END = /^(?:Empire|Drive|District|Rivers)$/
+const PLACE_END = /^(?:Empire|Drive|District|Rivers|Republic)$/
 
 /**
  * [a, b), two to six words, capitalised or joiners, ending in a PLACE_END word ("Holy Roman Empire",
@@ -1447,9 +1449,12 @@ const PLACE_END = /^(?:Empire|Drive|District|Rivers)$/
  */
 export function placeEndName(doc: Tokenized, a: number, b: number, type: EntityType): boolean {
   const t = doc.tokens
-  if (b - a < 2 || b - a > 6 || !PLACE_END.test(t[b - 1].text) || (type === 'PER' && t[b - 1].text === 'Rivers')) return false
+  if (b - a < 2 || b - a > 6 || (type === 'PER' && t[b - 1].text === 'Rivers')) return false
   for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !PLACE_JOINER.test(t[i].text)) return false
-  return true
+  if (PLACE_END.test(t[b - 1].text)) return true
+  // "People 's Republic of China", "Republic of Korea": a state's name.
+  for (let i = a; i + 2 < b; i++) if (t[i].text === 'Republic' && t[i + 1].text === 'of') return b - i - 2 <= 3
+  return false
 }
 
 // Last words of an organization's name that the train splits' gold never gives a miscellaneous

@@ -3,6 +3,7 @@
 import t from 'tap'
 import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
+import { buildEntities } from '../../src/nlp/entities.ts'
 import { placeEndName, placeNamedBody, releaserName, roadNumberEnd, untaggedRoadEnd } from '../../src/nlp/mentions.ts'
 
 const { extractMentions } = createEngine(loadEngineModels())
@@ -88,4 +89,23 @@ t.test("what the sentence says a name is states the tagger's own type too; a nam
   const stated = (text: string, name: string) => extractMentions(tokenize(text)).find((m) => m.text === name)?.stated === true
   t.ok(stated('Mola di Bari is a town in Apulia , on the coast of the Adriatic Sea .', 'Mola di Bari'))
   t.notOk(stated('The ferry left Mola di Bari at dawn and reached the coast by noon .', 'Mola di Bari'))
+})
+
+t.test('a state\'s name holding "Republic of" or ending in Republic is a place; a party\'s name is not', async (t) => {
+  t.ok(placeEndName(...rangeOf("They backed the newly founded People 's Republic of China then .", "People 's Republic of China"), 'ORG'))
+  t.ok(
+    placeEndName(...rangeOf('It joined the Ukrainian Soviet Socialist Republic in 1922 .', 'Ukrainian Soviet Socialist Republic'), 'ORG'),
+  )
+  t.notOk(placeEndName(...rangeOf('He led the Italian Republican Party for years .', 'Italian Republican Party'), 'ORG'))
+  t.notOk(placeEndName(...rangeOf('It aired on Tunisian Republic Radio Network today .', 'Tunisian Republic Radio Network'), 'ORG'))
+})
+
+t.test('a place\'s name drops a leading "The" before two words or more; "The Hague" keeps it', async (t) => {
+  const places = (text: string) =>
+    buildEntities(
+      extractMentions(tokenize(text)).filter((m) => m.type === 'LOC'),
+      text.length,
+    ).map((e) => e.name)
+  t.ok(places('The Arts Theatre staged the play in London .').includes('Arts Theatre'))
+  t.ok(places('The Hague hosted the court for years , and Delft did not .').includes('The Hague'))
 })
