@@ -402,7 +402,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
         const a = b - first > 2 && doc.tokens[first].text === 'the' ? first + 1 : first
         // A body's word before "of" / "for" and a name ("Latin American School of Medicine",
         // "Hospital for Tropical Diseases") says so too.
-        const head = miscHead(doc, a, b, ctx) ?? (miscBodyOf(doc, a, b) ? 'ORG' : copulaType(doc, a, b, ctx))
+        // "Camp Nerimbera", "Fort Snelling" read as miscellaneous: a place's first word says so.
+        const head =
+          miscHead(doc, a, b, ctx) ?? (miscBodyOf(doc, a, b) ? 'ORG' : placeOpened(doc, a, b) ? 'LOC' : copulaType(doc, a, b, ctx))
         if (head) out.push({ ...mentionFromTokens(doc.text, doc.tokens, a, b, head), stated: true })
       }
       continue
@@ -1723,6 +1725,22 @@ export function releaserName(doc: Tokenized, a: number, b: number): boolean {
     return q < p - 1 && same(q) && same(q - 1) && t[q].text === 'by' && RELEASED.test(t[q - 1].text)
   }
   return false
+}
+
+// First words of a place's name ("Camp Caves", "Fort Worth", "Mount Guna", "Cape Verde", "Lake Tana": in
+// the gold of the train splits 60 such names are places, 2 bodies ending in a body's word), and last
+// words of an event's or a document's name that may follow ("Camp David Accords").
+const PLACE_OPENER_WORD = /^(?:Camp|Fort|Mount|Cape|Lake)$/
+const EVENT_END =
+  /^(?:Accords?|Agreement|Treaty|Summit|Declaration|Conference|Festival|Massacre|Battle|Siege|Campaign|Offensive|Raid|Expedition|Uprising|Rebellion|War|Games|Cup)$/
+
+/** [a, b), a place's first word and one to three title-case words, no body's or event's last word. */
+export function placeOpened(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b - a < 2 || b - a > 4 || !PLACE_OPENER_WORD.test(t[a].text)) return false
+  for (let i = a + 1; i < b; i++) if (!/^\p{Lu}[\p{Ll}’']/u.test(t[i].text)) return false
+  const last = t[b - 1].text
+  return !EVENT_END.test(last) && !ORG_END.test(last) && !PLACE_NAMED_BODY.test(last)
 }
 
 // A road's word before its number. Road and Freeway too: with a number after them they name a road

@@ -4,7 +4,7 @@ import t from 'tap'
 import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { buildEntities } from '../../src/nlp/entities.ts'
-import { placeEndName, placeNamedBody, releaserName, roadNumberEnd, untaggedRoadEnd } from '../../src/nlp/mentions.ts'
+import { placeEndName, placeNamedBody, placeOpened, releaserName, roadNumberEnd, untaggedRoadEnd } from '../../src/nlp/mentions.ts'
 
 const { extractMentions } = createEngine(loadEngineModels())
 /** The rules' mentions of a text as `TYPE:text`. */
@@ -108,4 +108,12 @@ t.test('a place\'s name drops a leading "The" before two words or more; "The Hag
     ).map((e) => e.name)
   t.ok(places('The Arts Theatre staged the play in London .').includes('Arts Theatre'))
   t.ok(places('The Hague hosted the court for years , and Delft did not .').includes('The Hague'))
+})
+
+t.test("a place's first word and title-case words make a place; an accord or a body does not", async (t) => {
+  t.ok(placeOpened(...rangeOf('They stayed at Camp Nerimbera that year .', 'Camp Nerimbera')))
+  t.ok(placeOpened(...rangeOf('Troops left Fort Snelling in May .', 'Fort Snelling')))
+  t.notOk(placeOpened(...rangeOf('They signed the Camp David Accords in 1978 .', 'Camp David Accords')), 'an accord')
+  t.notOk(placeOpened(...rangeOf('He taught at the Mount Sinai School in 1950 .', 'Mount Sinai School')), "a body's name")
+  t.notOk(placeOpened(...rangeOf('He went to the camp in May .', 'camp')), 'one word')
 })
