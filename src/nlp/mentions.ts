@@ -1779,7 +1779,7 @@ export function roadNumberEnd(doc: Tokenized, a: number, b: number, type: Entity
 /**
  * The end of a road named by its number from the untagged token i: a road's word (perhaps after
  * "State", "County", "U.S.") and a number ("Interstate 680", "State Highway 82"; not "Road" or
- * "Freeway" alone, nor "Route" after a lower-case word: "the route 5 bus"), or a number and Street
+ * "Freeway" alone, nor before a capitalised word: "Highway 61 Revisited"), or a number and Street
  * or Avenue, perhaps a quadrant ("75 Street", "41 Avenue SW"). -1 when none.
  */
 export function untaggedRoadEnd(doc: Tokenized, i: number, free: (k: number) => boolean): number {
@@ -1799,7 +1799,8 @@ export function untaggedRoadEnd(doc: Tokenized, i: number, free: (k: number) => 
 }
 
 // Last words of the name of an administrative unit of land, and first words before "of" in one.
-// Not District (school districts, as often organizations), County ("Derby County"), Department.
+// Not District (placeEndName reads it, for persons' and organizations' names), County ("Derby
+// County"), Department.
 const PLACE_UNIT_END = /^(?:Province|Region|Prefecture|Oblast|Municipality|Governorate|Voivodeship|Canton)$/
 const PLACE_UNIT_OF = /^(?:Province|City|County|Municipality|Prefecture|Town|Village|Duchy|Kingdom|Principality)$/
 
