@@ -69,6 +69,9 @@ function nameWords(type: EntityType, name: string): string[] {
   if (type === 'PER') while (ws.length > 1 && HONORIFIC.test(ws[0]) && /^\p{Lu}/u.test(ws[1])) ws = ws.slice(1)
   // "The Associated Press" and "Associated Press" are one organization.
   if (type === 'ORG' && ws.length > 1 && /^the$/i.test(ws[0])) ws = ws.slice(1)
+  // So are "The Arts Theatre" and "Arts Theatre", places of two words or more after the article
+  // (a sentence's first word is written with a capital); "The Hague", "The Gambia" keep theirs.
+  else if (type === 'LOC' && ws.length > 2 && ws[0] === 'The') ws = ws.slice(1)
   // A lower-case article is no part of any name ("the United States"; "The Hague" keeps its own).
   else if (ws.length > 1 && ws[0] === 'the') ws = ws.slice(1)
   return ws
