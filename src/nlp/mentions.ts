@@ -1814,6 +1814,9 @@ const RELEASER_KIND = /^(?:label|network|imprint)$/
 export function releaserName(doc: Tokenized, a: number, b: number): boolean {
   const t = doc.tokens
   for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !PLACE_JOINER.test(t[i].text) && t[i].text !== '/') return false
+  // Most spans have none of the cue words around them; leave before the closure below is made.
+  const before = a > 0 ? t[a - 1].text : ''
+  if (before !== 'by' && before !== 'the' && before !== 'and' && !(b < t.length && RELEASER_KIND.test(t[b].text))) return false
   const same = (k: number) => k >= 0 && k < t.length && t[k].sent === t[a].sent
   let p = a - 1
   if (same(p) && t[p].text === 'the') p--
@@ -1885,6 +1888,10 @@ export function roadNumberEnd(doc: Tokenized, a: number, b: number, type: Entity
  */
 export function untaggedRoadEnd(doc: Tokenized, i: number, free: (k: number) => boolean): number {
   const t = doc.tokens
+  // Every road's name opens with an ASCII capital or a digit; most tokens leave here, before the
+  // closure below is made (this runs for every free token).
+  const c = t[i].text.charCodeAt(0)
+  if (!((c >= 65 && c <= 90) || (c >= 48 && c <= 57))) return -1
   const same = (k: number) => k < t.length && t[k].sent === t[i].sent && free(k)
   let j = i
   if (ROAD_QUALIFIER.test(t[j].text) && same(j + 1) && NUMBERED_ROAD.test(t[j + 1].text)) j++
