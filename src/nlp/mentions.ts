@@ -1042,18 +1042,7 @@ export function joinForNames(doc: Tokenized, mentions: Mention[]): Mention[] {
     for (let i = n.first; i < n.last; i++) if (BODY_WORD.test(t[i].text)) return false
     return !foreignPartyName(doc, n.first, n.last)
   }
-  if (!mentions.some((m, i) => joins(m, mentions[i + 1]))) return mentions
-  const out: Mention[] = []
-  for (let i = 0; i < mentions.length; i++) {
-    const m = mentions[i]
-    if (!joins(m, mentions[i + 1])) {
-      out.push(m)
-      continue
-    }
-    out.push(mentionFromTokens(doc.text, t, m.first, mentions[i + 1].last, 'ORG'))
-    i++
-  }
-  return out
+  return joinAdjacent(doc, mentions, (m, n) => (joins(m, n) ? 'ORG' : undefined))
 }
 
 // Verbs and nouns of authorship right before a work's title ("author of Shishupala Vadha", "he
@@ -1986,6 +1975,18 @@ export function joinOfNames(doc: Tokenized, mentions: Mention[]): Mention[] {
     const head = t[m.last - 1].text
     return OF_JOIN_LOC.test(head) ? 'LOC' : OF_JOIN_ORG.test(head) ? 'ORG' : undefined
   }
+  return joinAdjacent(doc, mentions, joins)
+}
+
+/**
+ * The mentions with each one that `joins` runs on into the next made one mention over both, of
+ * the type `joins` gives; the same array when none does.
+ */
+function joinAdjacent(
+  doc: Tokenized,
+  mentions: Mention[],
+  joins: (m: Mention, n: Mention | undefined) => EntityType | undefined,
+): Mention[] {
   if (!mentions.some((m, i) => joins(m, mentions[i + 1]))) return mentions
   const out: Mention[] = []
   for (let i = 0; i < mentions.length; i++) {
@@ -1995,7 +1996,7 @@ export function joinOfNames(doc: Tokenized, mentions: Mention[]): Mention[] {
       out.push(m)
       continue
     }
-    out.push(mentionFromTokens(doc.text, t, m.first, mentions[i + 1].last, type))
+    out.push(mentionFromTokens(doc.text, doc.tokens, m.first, mentions[i + 1].last, type))
     i++
   }
   return out
@@ -2026,18 +2027,7 @@ export function joinCampus(doc: Tokenized, mentions: Mention[], ctx: RuleContext
     for (let i = n.first; i < n.last; i++) if (!TITLE_CASE.test(t[i].text)) return false
     return !(n.last < t.length && t[n.last].sent === n.sent && /^\p{Lu}/u.test(t[n.last].text))
   }
-  if (!mentions.some((m, i) => joins(m, mentions[i + 1]))) return mentions
-  const out: Mention[] = []
-  for (let i = 0; i < mentions.length; i++) {
-    const m = mentions[i]
-    if (!joins(m, mentions[i + 1])) {
-      out.push(m)
-      continue
-    }
-    out.push(mentionFromTokens(doc.text, t, m.first, mentions[i + 1].last, 'ORG'))
-    i++
-  }
-  return out
+  return joinAdjacent(doc, mentions, (m, n) => (joins(m, n) ? 'ORG' : undefined))
 }
 
 const AWARD_END = /^(?:Award|Awards|Prize|Prizes)$/

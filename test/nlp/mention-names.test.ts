@@ -17,15 +17,7 @@ import {
   splitPossessedBody,
   surnameAfter,
 } from '../../src/nlp/mentions.ts'
-
-/** Token range [a, b) of `name` in the tokens of `text`. */
-const rangeOf = (text: string, name: string): [ReturnType<typeof tokenize>, number, number] => {
-  const doc = tokenize(text)
-  const at = text.indexOf(name)
-  const a = doc.tokens.findIndex((x) => x.start === at)
-  const b = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
-  return [doc, a, b]
-}
+import { rangeOf } from '../helpers/token-range.ts'
 
 t.test('a party word of another language, first or last, makes a party; one word alone does not', async (t) => {
   t.ok(foreignPartyName(...rangeOf('Erbakan founded the Refah Partisi in 1983 .', 'Refah Partisi')))

@@ -5,19 +5,11 @@ import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { tokenize } from '../../src/nlp/tokens.ts'
 import { buildEntities } from '../../src/nlp/entities.ts'
 import { placeEndName, placeNamedBody, placeOpened, releaserName, roadNumberEnd, untaggedRoadEnd } from '../../src/nlp/mentions.ts'
+import { rangeOf } from '../helpers/token-range.ts'
 
 const { extractMentions } = createEngine(loadEngineModels())
 /** The rules' mentions of a text as `TYPE:text`. */
 const typed = (text: string) => extractMentions(tokenize(text)).map((m) => `${m.type}:${m.text.replace(/\s+/g, ' ')}`)
-
-/** Token range [a, b) of `name` in the tokens of `text`. */
-const rangeOf = (text: string, name: string): [ReturnType<typeof tokenize>, number, number] => {
-  const doc = tokenize(text)
-  const at = text.indexOf(name)
-  const a = doc.tokens.findIndex((x) => x.start === at)
-  const b = doc.tokens.findIndex((x) => x.end === at + name.length) + 1
-  return [doc, a, b]
-}
 
 t.test("a road's word and its number end a road's name; a terminal's number does not", async (t) => {
   const end = (text: string, name: string, type: 'LOC' | 'ORG' = 'LOC') => {
