@@ -294,13 +294,7 @@ function tagMentions(doc: Tokenized, tagger: TaggerModel): { mentions: Mention[]
   // of another type is no evidence for it ("Kecskemet ( a town in… )" tagged an organization), and
   // one of the same type, often of slight margin, would score it below the rule alone
   // ("headquartered in Redmond" tagged a place).
-  const spanMin = new Float32Array(doc.tokens.length).fill(NaN)
-  for (const s of spans) {
-    if (s.type === 'MISC') continue
-    let m = Infinity
-    for (let i = s.first; i < s.last; i++) m = Math.min(m, margins[i])
-    for (let i = s.first; i < s.last; i++) spanMin[i] = m
-  }
+  const spanMin = spanMargins(spans, margins)
   for (const m of mentions) {
     if (m.stated) continue
     let best = NaN
@@ -314,6 +308,23 @@ function tagMentions(doc: Tokenized, tagger: TaggerModel): { mentions: Mention[]
     if (name) m.margin = name.margin
   }
   return { mentions, noisy }
+}
+
+/**
+ * Per token, the least margin of the tagger's span of ours over it (NaN outside them). A decision
+ * with one tag allowed (a sentence's last token inside an open span must end it) has a margin of
+ * 0 and says nothing of the name: "[Donald Trump .]" at a text's end scored as a guess.
+ */
+export function spanMargins(spans: TaggedSpan[], margins: Float32Array): Float32Array {
+  const spanMin = new Float32Array(margins.length).fill(NaN)
+  for (const s of spans) {
+    if (s.type === 'MISC') continue
+    let m = Infinity
+    for (let i = s.first; i < s.last; i++) if (margins[i] > 0) m = Math.min(m, margins[i])
+    if (m === Infinity) m = 0
+    for (let i = s.first; i < s.last; i++) spanMin[i] = m
+  }
+  return spanMin
 }
 
 /** The name each bracketed acronym mention spells (set by ruledMentions, read by tagMentions). */
