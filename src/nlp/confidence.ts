@@ -235,6 +235,10 @@ const LOWER = /^\p{Ll}/u
 const OPEN_QUOTE = /^["“'‘]$/
 const CLOSE_QUOTE = /^["”'’]$/
 const capitalisedWord = (w: string) => CAPITAL.test(w)
+/** Token i's text within sentence s, else '' (not a closure: contextOf runs for every entity). */
+function word(t: readonly { text: string }[], i: number, s: { first: number; last: number }): string {
+  return i >= s.first && i < s.last ? t[i].text : ''
+}
 /** Index of each context feature in contextOf's values. */
 const C = Object.fromEntries(CONTEXT_FEATURES.map((f, i) => [f, i])) as Record<(typeof CONTEXT_FEATURES)[number], number>
 
@@ -244,7 +248,6 @@ export function contextOf(e: Entity, r: Register): Float64Array {
   const doc = r.doc
   if (!doc || !e.mentions.length) return v
   const t = doc.tokens
-  const word = (i: number, s: { first: number; last: number }) => (i >= s.first && i < s.last ? t[i].text : '')
   let named = 0
   let initial = 0
   const forms = new Set<string>()
@@ -252,10 +255,10 @@ export function contextOf(e: Entity, r: Register): Float64Array {
   const covered = new Set<number>()
   for (const m of e.mentions) {
     const s = doc.sentences[m.sent]
-    const p = word(m.first - 1, s)
-    const n = word(m.last, s)
-    const p2 = word(m.first - 2, s)
-    const n2 = word(m.last + 1, s)
+    const p = word(t, m.first - 1, s)
+    const n = word(t, m.last, s)
+    const p2 = word(t, m.first - 2, s)
+    const n2 = word(t, m.last + 1, s)
     if (LOC_PREP.test(p)) v[C.prevLocPrep] = 1
     if (p === 'of') v[C.prevOf] = 1
     if (p === 'by') v[C.prevBy] = 1
@@ -302,7 +305,7 @@ export function contextOf(e: Entity, r: Register): Float64Array {
     }
     unmentioned++
     const s = doc.sentences[t[i].sent]
-    if (capitalisedWord(word(i - 1, s)) || capitalisedWord(word(i + ws.length, s))) v[C.partOfLonger] = 1
+    if (capitalisedWord(word(t, i - 1, s)) || capitalisedWord(word(t, i + ws.length, s))) v[C.partOfLonger] = 1
   }
   v[C.unmentioned] = Math.log1p(unmentioned)
   const head = ws[ws.length - 1]

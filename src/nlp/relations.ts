@@ -927,6 +927,16 @@ const LIST_GLUE = new Set([COMMA, fnv('and'), fnv('&')])
 
 const OR = fnv('or')
 
+/** Only glue between the names of a list, at most three tokens (not a closure: pushNameList runs for every pair). */
+function listGlue(doc: Tokenized, words: Uint32Array, from: number, to: number): boolean {
+  if (to - from > 3) return false
+  for (let i = from; i < to; i++) {
+    if (LIST_GLUE.has(words[i]) || words[i] === OR || doc.tokens[i].pos === 'ADJ') continue
+    return false
+  }
+  return true
+}
+
 /**
  * Two places or two organizations in one list of names of their type ("Oklahoma , Arizona and
  * Texas", "Leica and Rollei": only commas, "and", "or" and adjectives between the names of the
@@ -946,22 +956,14 @@ export function pushNameList(
   const type = a.entity.type
   if (type === 'PER' || b.entity.type !== type || a.pronoun || b.pronoun) return
   const names = sentAnchors.filter((o) => !o.pronoun && o.entity.type === type).sort((x, y) => x.first - y.first)
-  const glue = (from: number, to: number) => {
-    if (to - from > 3) return false
-    for (let i = from; i < to; i++) {
-      if (LIST_GLUE.has(words[i]) || words[i] === OR || doc.tokens[i].pos === 'ADJ') continue
-      return false
-    }
-    return true
-  }
   const ia = names.indexOf(a)
   const ib = names.indexOf(b)
   if (ia < 0 || ib < 0) return
   // The run of names joined by glue that holds a; b must be in it.
   let lo = ia
-  while (lo > 0 && names[lo - 1].last <= names[lo].first && glue(names[lo - 1].last, names[lo].first)) lo--
+  while (lo > 0 && names[lo - 1].last <= names[lo].first && listGlue(doc, words, names[lo - 1].last, names[lo].first)) lo--
   let hi = ia
-  while (hi + 1 < names.length && names[hi].last <= names[hi + 1].first && glue(names[hi].last, names[hi + 1].first)) hi++
+  while (hi + 1 < names.length && names[hi].last <= names[hi + 1].first && listGlue(doc, words, names[hi].last, names[hi + 1].first)) hi++
   if (ib < lo || ib > hi) return
   const n = Math.min(hi - lo + 1, 4)
   f.push(feat(R.nameList, n * 2 + (Math.abs(ib - ia) === 1 ? 1 : 0), tp))
