@@ -188,42 +188,37 @@ export interface DocInfo {
 export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: ClusterIndex): DocInfo {
   const n = doc.tokens.length
   const forms = lowerForms(doc)
-  // Every per-token array a view of one zeroed buffer (4-byte elements first, so each view is
-  // aligned): two dozen typed arrays allocated apiece were a good part of this function.
-  const buf = new ArrayBuffer(75 * n)
-  const at4 = (k: number) => 4 * k * n
-  const at1 = (k: number) => 64 * n + k * n
   const info: DocInfo = {
     lower: forms.lower,
-    hWord: new Uint32Array(buf, at4(0), n),
+    hWord: new Uint32Array(n),
     hLower: forms.hashes,
-    hShape: new Uint32Array(buf, at4(1), n),
-    hAffix: new Uint32Array(buf, at4(9), n * 6),
-    pos: new Uint8Array(buf, at1(0), n),
-    posInSent: new Int32Array(buf, at4(2), n),
-    headline: new Uint8Array(buf, at1(1), n),
+    hShape: new Uint32Array(n),
+    hAffix: new Uint32Array(n * 6),
+    pos: new Uint8Array(n),
+    posInSent: new Int32Array(n),
+    headline: new Uint8Array(n),
     gaz: new Array<number[]>(n),
-    capStart: new Uint8Array(buf, at1(2), n),
-    docCap: new Uint8Array(buf, at1(3), n),
-    docLow: new Uint8Array(buf, at1(4), n),
-    capRun: new Uint8Array(buf, at1(5), n),
-    runHash: new Uint32Array(buf, at4(3), n),
-    runPrev: new Uint32Array(buf, at4(4), n),
-    runNext: new Uint32Array(buf, at4(5), n),
-    docSurname: new Uint8Array(buf, at1(6), n),
-    docOrg: new Uint8Array(buf, at1(7), n),
-    nameRun: new Uint8Array(buf, at1(8), n),
-    nameHead: new Uint32Array(buf, at4(6), n),
-    nameHeadClus: new Uint16Array(buf, 60 * n, n),
-    nameFirst: new Uint32Array(buf, at4(7), n),
-    nameLen: new Uint8Array(buf, at1(9), n),
-    clus: new Uint16Array(buf, 62 * n, n),
-    gazWord: new Int32Array(buf, at4(8), n),
+    capStart: new Uint8Array(n),
+    docCap: new Uint8Array(n),
+    docLow: new Uint8Array(n),
+    capRun: new Uint8Array(n),
+    runHash: new Uint32Array(n),
+    runPrev: new Uint32Array(n),
+    runNext: new Uint32Array(n),
+    docSurname: new Uint8Array(n),
+    docOrg: new Uint8Array(n),
+    nameRun: new Uint8Array(n),
+    nameHead: new Uint32Array(n),
+    nameHeadClus: new Uint16Array(n),
+    nameFirst: new Uint32Array(n),
+    nameLen: new Uint8Array(n),
+    clus: new Uint16Array(n),
+    gazWord: new Int32Array(n),
     noisy: false,
   }
   const capSeen = new Set<string>()
   const lowSeen = new Set<string>()
-  const facts = new Uint8Array(buf, at1(10), n)
+  const facts = new Uint8Array(n)
   for (let i = 0; i < n; i++) {
     const t = doc.tokens[i]
     const w = t.text
