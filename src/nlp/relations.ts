@@ -445,6 +445,13 @@ export function argumentFits(e: Entity): boolean {
   return true
 }
 
+/** argumentFits(e), remembered in `fits`. */
+function fitsOnce(fits: Map<Entity, boolean>, e: Entity): boolean {
+  let f = fits.get(e)
+  if (f === undefined) fits.set(e, (f = argumentFits(e)))
+  return f
+}
+
 /** Hash of a place name as the place table keys it (case, dots and spacing ignored). */
 export function placeKey(name: string): number {
   return fnv(name.toLowerCase().replace(/[.’']/g, '').replace(/\s+/g, ' ').trim())
@@ -1480,8 +1487,10 @@ export function typedCandidates(
   // the pair again elsewhere): the cue phrases and words between its mentions there.
   type Said = { c: RelationCandidate; words: number[]; pats: number[] }
   const bags = new Map<Entity, Map<Entity, Said[]>>()
+  // Each entity is read once: a document's candidates name the same few entities over and over.
+  const fits = new Map<Entity, boolean>()
   for (const c of candidates) {
-    if (!argumentFits(c.source.entity) || !argumentFits(c.target.entity)) continue
+    if (!fitsOnce(fits, c.source.entity) || !fitsOnce(fits, c.target.entity)) continue
     const types = LEARNED_TYPES[c.source.entity.type + '>' + c.target.entity.type]
     const matched = matchingPatterns(doc, c)
     const patternOnly = patternOnlyMatch(c, matched)
