@@ -244,7 +244,7 @@ const C = Object.fromEntries(CONTEXT_FEATURES.map((f, i) => [f, i])) as Record<(
 
 /** The context values of an entity (CONTEXT_FEATURES, in order), read from the document's tokens. */
 export function contextOf(e: Entity, r: Register): Float64Array {
-  const v = new Float64Array(CONTEXT_FEATURES.length)
+  const v = zeroed(CONTEXT_FEATURES.length)
   const doc = r.doc
   if (!doc || !e.mentions.length) return v
   const t = doc.tokens
@@ -331,9 +331,25 @@ function positionsOf(doc: Tokenized): Map<string, number[]> {
 
 const squash = (m: number) => Math.log1p(Math.max(0, m))
 
+// Vectors of every entity are views of a shared buffer, never handed out twice: a typed array of
+// its own (off the heap at this size) cost three times as much to allocate.
+let chunk = new ArrayBuffer(0)
+let used = 0
+
+/** A new zeroed Float64Array of n elements. */
+function zeroed(n: number): Float64Array {
+  if (used + 8 * n > chunk.byteLength) {
+    chunk = new ArrayBuffer(Math.max(8 * n, 65536))
+    used = 0
+  }
+  const v = new Float64Array(chunk, used, n)
+  used += 8 * n
+  return v
+}
+
 /** The feature vector of one entity (see CONFIDENCE_FEATURES). */
 export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array {
-  const x = new Float64Array(CONFIDENCE_FEATURES.length)
+  const x = zeroed(CONFIDENCE_FEATURES.length)
   const t = TYPE_INDEX[e.type]
   const tagged = ev.margins.filter((m) => !Number.isNaN(m))
   const max = tagged.length ? Math.max(...tagged) : 0
