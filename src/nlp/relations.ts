@@ -457,6 +457,13 @@ export function placeKey(name: string): number {
   return fnv(name.toLowerCase().replace(/[.’']/g, '').replace(/\s+/g, ' ').trim())
 }
 
+/** placeKey of an entity's name, kept in the document's context. */
+function entityPlaceKey(ctx: DocContext, e: Entity): number {
+  let k = ctx.placeKeys.get(e)
+  if (k === undefined) ctx.placeKeys.set(e, (k = placeKey(e.name)))
+  return k
+}
+
 /** Key of a nationality word ("Haitian") in the place table, apart from the place names. */
 export function demonymKey(word: string): number {
   return placeKey('\u0001' + word)
@@ -604,6 +611,8 @@ export interface DocContext {
   cooc: Map<Entity, Map<Entity, number>>
   /** A person's role classes (personRoles), filled when first read. */
   roles: Map<Entity, number>
+  /** An entity's placeKey, filled when first read: each is read for every pair it is in. */
+  placeKeys: Map<Entity, number>
 }
 
 export function docContext(anchors: Anchor[][], entities: Entity[]): DocContext {
@@ -633,7 +642,7 @@ export function docContext(anchors: Anchor[][], entities: Entity[]): DocContext 
       for (const y of es) if (x !== y) m.set(y, (m.get(y) ?? 0) + 1)
     }
   }
-  return { rank, firstEntity, countries, cooc, roles: new Map() }
+  return { rank, firstEntity, countries, cooc, roles: new Map(), placeKeys: new Map() }
 }
 
 // The kind of organization a name says it is: a party or a team is joined (member_of), a
@@ -763,8 +772,8 @@ export function relationFeatures(
   for (const k of matched) f.push(feat(R.pat, k), feat(R.patTp, k, tp))
   if (places) {
     // Known places: the same country (a town and its country), another one, or both countries.
-    const a1 = places.get(placeKey(s.entity.name))
-    const b1 = places.get(placeKey(t.entity.name))
+    const a1 = places.get(entityPlaceKey(ctx, s.entity))
+    const b1 = places.get(entityPlaceKey(ctx, t.entity))
     if (a1 !== undefined && b1 !== undefined) f.push(feat(R.place, (a1 >> 1 === b1 >> 1 ? 1 : 2) + 4 * (a1 & 1) + 8 * (b1 & 1), tp))
     else f.push(feat(R.place, (a1 === undefined ? 0 : 16 + (a1 & 1)) + (b1 === undefined ? 0 : 32 + 2 * (b1 & 1)), tp))
   }
