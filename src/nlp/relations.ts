@@ -18,7 +18,7 @@ import { feat, fnv } from './features/hashing.ts'
 import { lowerForms } from './features/document.ts'
 import { GAZ_CLASSES } from './features/lexicon.ts'
 import { calibrate, type Calibration } from './calibration.ts'
-import { IdIndex } from './tables.ts'
+import { IdFloatMap } from './tables.ts'
 
 /** A mention (or a resolved pronoun) pointing at its canonical entity. */
 export interface Anchor {
@@ -500,9 +500,8 @@ export function inRegion(places: PlaceTable | undefined, x: Entity, y: Entity): 
 export interface RelationModel {
   /** Place name → country, for the place features and the far pairs. */
   places?: PlaceTable
-  /** Feature id → index into `weights`. */
-  features: IdIndex
-  weights: Float64Array
+  /** Feature id → weight. */
+  weights: IdFloatMap
   /** Per classified type: the map from classifier probability to confidence (key "type*": where a cue phrase of the type matched) … */
   calibration: Record<string, Calibration>
   /** … and the lowest confidence at which a relation of that type is reported. */
@@ -1436,8 +1435,8 @@ export function relationScore(model: RelationModel, feats: number[], type: Relat
   let z = 0
   const k = CLASSIFIED.indexOf(type) + 1
   for (const f of feats) {
-    const r = model.features.row(feat(R.typed, f, k))
-    if (r >= 0) z += model.weights[r]
+    const w = model.weights.getOr(feat(R.typed, f, k), NaN)
+    if (!Number.isNaN(w)) z += w
   }
   return 1 / (1 + Math.exp(-z))
 }
@@ -1759,8 +1758,10 @@ export function parseRelationModel(j: RelationModelFile): RelationModel {
   if (format !== 'tea-relations-3') throw new Error(`relations: unknown model format "${format}"`)
   const ids = Object.keys(j.weights)
   return {
-    features: new IdIndex(ids.map(Number)),
-    weights: Float64Array.from(ids, (k) => j.weights[k]),
+    weights: new IdFloatMap(
+      ids.map(Number),
+      ids.map((k) => j.weights[k]),
+    ),
     calibration: j.calibration,
     threshold: j.threshold,
     patternConfidence: j.patternConfidence,

@@ -166,3 +166,37 @@ export class IdIntMap {
     }
   }
 }
+
+/**
+ * Id → float64, read-only: the ids probed as in an IdIndex, each value stored at its id's slot, so
+ * that an id found costs two likely cache misses (its key, its value), not three (key, row, then
+ * the value at that row).
+ */
+export class IdFloatMap {
+  readonly size: number
+  private readonly keys: Int32Array
+  private readonly values: Float64Array
+  private readonly mask: number
+
+  constructor(ids: ArrayLike<number>, values: ArrayLike<number>) {
+    if (ids.length !== values.length) throw new Error(`tables: ${ids.length} ids but ${values.length} values`)
+    const t = indexTable(ids)
+    this.size = t.size
+    this.keys = t.keys
+    this.mask = t.keys.length - 1
+    this.values = new Float64Array(t.keys.length)
+    for (let h = 0; h < t.keys.length; h++) if (t.keys[h] !== EMPTY) this.values[h] = values[t.rows[h]]
+  }
+
+  /** The value of `id`, or `otherwise`. */
+  getOr(id: number, otherwise: number): number {
+    const { keys, mask } = this
+    let h = id & mask
+    for (;;) {
+      const k = keys[h]
+      if (k === id) return this.values[h]
+      if (k === EMPTY) return otherwise
+      h = (h + 1) & mask
+    }
+  }
+}
