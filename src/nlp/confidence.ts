@@ -235,16 +235,19 @@ const LOWER = /^\p{Ll}/u
 const OPEN_QUOTE = /^["“'‘]$/
 const CLOSE_QUOTE = /^["”'’]$/
 const capitalisedWord = (w: string) => CAPITAL.test(w)
+/** Token i's text within sentence s, else '' (not a closure: contextOf runs for every entity). */
+function word(t: readonly { text: string }[], i: number, s: { first: number; last: number }): string {
+  return i >= s.first && i < s.last ? t[i].text : ''
+}
 /** Index of each context feature in contextOf's values. */
 const C = Object.fromEntries(CONTEXT_FEATURES.map((f, i) => [f, i])) as Record<(typeof CONTEXT_FEATURES)[number], number>
 
 /** The context values of an entity (CONTEXT_FEATURES, in order), read from the document's tokens. */
 export function contextOf(e: Entity, r: Register): Float64Array {
-  const v = new Float64Array(CONTEXT_FEATURES.length)
+  const v = zeroed(CONTEXT_FEATURES.length)
   const doc = r.doc
   if (!doc || !e.mentions.length) return v
   const t = doc.tokens
-  const word = (i: number, s: { first: number; last: number }) => (i >= s.first && i < s.last ? t[i].text : '')
   let named = 0
   let initial = 0
   const forms = new Set<string>()
@@ -252,10 +255,10 @@ export function contextOf(e: Entity, r: Register): Float64Array {
   const covered = new Set<number>()
   for (const m of e.mentions) {
     const s = doc.sentences[m.sent]
-    const p = word(m.first - 1, s)
-    const n = word(m.last, s)
-    const p2 = word(m.first - 2, s)
-    const n2 = word(m.last + 1, s)
+    const p = word(t, m.first - 1, s)
+    const n = word(t, m.last, s)
+    const p2 = word(t, m.first - 2, s)
+    const n2 = word(t, m.last + 1, s)
     if (LOC_PREP.test(p)) v[C.prevLocPrep] = 1
     if (p === 'of') v[C.prevOf] = 1
     if (p === 'by') v[C.prevBy] = 1
@@ -302,7 +305,7 @@ export function contextOf(e: Entity, r: Register): Float64Array {
     }
     unmentioned++
     const s = doc.sentences[t[i].sent]
-    if (capitalisedWord(word(i - 1, s)) || capitalisedWord(word(i + ws.length, s))) v[C.partOfLonger] = 1
+    if (capitalisedWord(word(t, i - 1, s)) || capitalisedWord(word(t, i + ws.length, s))) v[C.partOfLonger] = 1
   }
   v[C.unmentioned] = Math.log1p(unmentioned)
   const head = ws[ws.length - 1]
@@ -328,9 +331,25 @@ function positionsOf(doc: Tokenized): Map<string, number[]> {
 
 const squash = (m: number) => Math.log1p(Math.max(0, m))
 
+// Vectors of every entity are views of a shared buffer, never handed out twice: a typed array of
+// its own (off the heap at this size) cost three times as much to allocate.
+let chunk = new ArrayBuffer(0)
+let used = 0
+
+/** A new zeroed Float64Array of n elements. */
+function zeroed(n: number): Float64Array {
+  if (used + 8 * n > chunk.byteLength) {
+    chunk = new ArrayBuffer(Math.max(8 * n, 65536))
+    used = 0
+  }
+  const v = new Float64Array(chunk, used, n)
+  used += 8 * n
+  return v
+}
+
 /** The feature vector of one entity (see CONFIDENCE_FEATURES). */
 export function confidenceFeatures(e: Entity, ev: EntityEvidence): Float64Array {
-  const x = new Float64Array(CONFIDENCE_FEATURES.length)
+  const x = zeroed(CONFIDENCE_FEATURES.length)
   const t = TYPE_INDEX[e.type]
   const tagged = ev.margins.filter((m) => !Number.isNaN(m))
   const max = tagged.length ? Math.max(...tagged) : 0

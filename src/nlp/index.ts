@@ -157,17 +157,23 @@ function analyzeText(models: EngineModels, text: string, options: AnalyzeOptions
   }
 
   const relations: ExtractedRelation[] = []
+  // One pair of spans often holds two relations: its sentiment is read once.
+  const sentiments = new Map<string, Sentiment>()
   for (const d of decisions) {
     const { source, target, sent, sent2 } = d.candidate
     const s = doc.sentences[sent]
     const [evidenceStart, evidenceEnd] = evidence(doc, s, source.first, target.first, source.last, target.last, doc.sentences[sent2])
+    // Read in the source's sentence; across two sentences, towards the source alone there.
+    const targets = sent === sent2 ? [source, target] : [source]
+    const key = targets.map((t) => `${t.first} ${t.last}`).join(' ') + ` ${sent}`
+    let sentiment = sentiments.get(key)
+    if (!sentiment) sentiments.set(key, (sentiment = sentimentTowards(models.sentiment, doc, words, targets, sent)))
     relations.push({
       source: source.entity.name,
       target: target.entity.name,
       type: d.type,
       evidence: text.slice(evidenceStart, evidenceEnd),
-      // Read in the source's sentence; across two sentences, towards the source alone there.
-      sentiment: sentimentTowards(models.sentiment, doc, words, sent === sent2 ? [source, target] : [source], sent),
+      sentiment,
       confidence: +d.confidence.toFixed(4),
       evidenceStart,
       evidenceEnd,

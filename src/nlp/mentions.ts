@@ -282,8 +282,12 @@ export function extractMentions(doc: Tokenized, tagger: TaggerModel): Mention[] 
 
 /** What the rules read of the tagger's model: its gazetteer. */
 function ruleContext(tagger: TaggerModel): RuleContext {
-  return { gaz: (words) => tagger.gazetteer.get(phraseHash(words)) ?? 0 }
+  let ctx = RULE_CONTEXTS.get(tagger)
+  if (!ctx) RULE_CONTEXTS.set(tagger, (ctx = { gaz: (words) => tagger.gazetteer.get(phraseHash(words)) ?? 0 }))
+  return ctx
 }
+/** Made once per model, not per document. */
+const RULE_CONTEXTS = new WeakMap<TaggerModel, RuleContext>()
 
 function tagMentions(doc: Tokenized, tagger: TaggerModel): { mentions: Mention[]; noisy: boolean } {
   const { spans, noisy, margins } = tagDocument(tagger, doc)
@@ -1145,6 +1149,12 @@ export function joinBackingBands(doc: Tokenized, spans: TaggedSpan[], ctx: RuleC
 /** Touching tokens i and i + 1 (no space between them). */
 const touching = (doc: Tokenized, i: number) => doc.tokens[i].end === doc.tokens[i + 1].start
 
+/** A word that hyphenedEdges joins across a hyphen (not a closure: it runs for every span). */
+function hyphenJoins(w: string, taken: number, person: boolean, ctx: RuleContext): boolean {
+  if (taken || !/^[\p{L}\p{N}]/u.test(w)) return false
+  return /^[\p{Lu}\p{N}]/u.test(w) || (person && !(wordGaz(ctx, w) & GAZ_COMMON))
+}
+
 /**
  * [a, b) widened over a hyphen written without spaces and the word on its other side, when no
  * other name holds that word: "Guinea-Bissau", "Dublin North-West", "T-Bone Walker"; a lower-case
@@ -1153,13 +1163,22 @@ const touching = (doc: Tokenized, i: number) => doc.tokens[i].end === doc.tokens
  */
 function hyphenedEdges(doc: Tokenized, a: number, b: number, taken: Uint8Array, person: boolean, ctx: RuleContext): [number, number] {
   const t = doc.tokens
-  const joins = (i: number) => {
-    const w = t[i].text
-    if (taken[i] || !/^[\p{L}\p{N}]/u.test(w)) return false
-    return /^[\p{Lu}\p{N}]/u.test(w) || (person && !(wordGaz(ctx, w) & GAZ_COMMON))
-  }
-  while (b + 1 < t.length && t[b].text === '-' && touching(doc, b - 1) && touching(doc, b) && joins(b + 1)) b += 2
-  while (a >= 2 && t[a - 1].text === '-' && touching(doc, a - 2) && touching(doc, a - 1) && joins(a - 2) && /^\p{Lu}/u.test(t[a - 2].text))
+  while (
+    b + 1 < t.length &&
+    t[b].text === '-' &&
+    touching(doc, b - 1) &&
+    touching(doc, b) &&
+    hyphenJoins(t[b + 1].text, taken[b + 1], person, ctx)
+  )
+    b += 2
+  while (
+    a >= 2 &&
+    t[a - 1].text === '-' &&
+    touching(doc, a - 2) &&
+    touching(doc, a - 1) &&
+    hyphenJoins(t[a - 2].text, taken[a - 2], person, ctx) &&
+    /^\p{Lu}/u.test(t[a - 2].text)
+  )
     a -= 2
   return [a, b]
 }
@@ -1880,6 +1899,11 @@ export function roadNumberEnd(doc: Tokenized, a: number, b: number, type: Entity
   return -1
 }
 
+/** Token k is in token i's sentence and free (not a closure: untaggedRoadEnd runs for every free token). */
+function sameFree(t: Token[], i: number, free: (k: number) => boolean, k: number): boolean {
+  return k < t.length && t[k].sent === t[i].sent && free(k)
+}
+
 /**
  * The end of a road named by its number from the untagged token i: a road's word (perhaps after
  * "State", "County", "U.S.") and a number ("Interstate 680", "State Highway 82"; not "Road" or
@@ -1888,20 +1912,20 @@ export function roadNumberEnd(doc: Tokenized, a: number, b: number, type: Entity
  */
 export function untaggedRoadEnd(doc: Tokenized, i: number, free: (k: number) => boolean): number {
   const t = doc.tokens
-  // Every road's name opens with an ASCII capital or a digit; most tokens leave here, before the
-  // closure below is made (this runs for every free token).
+  // Every road's name opens with an ASCII capital or a digit; most tokens leave here (this runs
+  // for every free token).
   const c = t[i].text.charCodeAt(0)
   if (!((c >= 65 && c <= 90) || (c >= 48 && c <= 57))) return -1
-  const same = (k: number) => k < t.length && t[k].sent === t[i].sent && free(k)
   let j = i
-  if (ROAD_QUALIFIER.test(t[j].text) && same(j + 1) && NUMBERED_ROAD.test(t[j + 1].text)) j++
+  if (ROAD_QUALIFIER.test(t[j].text) && sameFree(t, i, free, j + 1) && NUMBERED_ROAD.test(t[j + 1].text)) j++
   if (/^(?:Route|Highway|Interstate|Motorway|Autobahn)$/.test(t[j].text) || j > i) {
-    if (same(j + 1) && ROAD_NUMBER.test(t[j + 1].text) && !(same(j + 2) && /^\p{Lu}/u.test(t[j + 2].text))) return j + 2
+    if (sameFree(t, i, free, j + 1) && ROAD_NUMBER.test(t[j + 1].text) && !(sameFree(t, i, free, j + 2) && /^\p{Lu}/u.test(t[j + 2].text)))
+      return j + 2
     return -1
   }
-  if (STREET_NUMBER.test(t[i].text) && same(i + 1) && STREET.test(t[i + 1].text)) {
+  if (STREET_NUMBER.test(t[i].text) && sameFree(t, i, free, i + 1) && STREET.test(t[i + 1].text)) {
     if (i > 0 && t[i - 1].sent === t[i].sent && /^\p{Lu}/u.test(t[i - 1].text) && t[i - 1].text !== 'I') return -1
-    return same(i + 2) && QUADRANT.test(t[i + 2].text) ? i + 3 : i + 2
+    return sameFree(t, i, free, i + 2) && QUADRANT.test(t[i + 2].text) ? i + 3 : i + 2
   }
   return -1
 }

@@ -18,7 +18,7 @@ import { feat, fnv } from './features/hashing.ts'
 import { lowerForms } from './features/document.ts'
 import { GAZ_CLASSES } from './features/lexicon.ts'
 import { calibrate, type Calibration } from './calibration.ts'
-import { IdIndex } from './tables.ts'
+import { IdFloatMap } from './tables.ts'
 
 /** A mention (or a resolved pronoun) pointing at its canonical entity. */
 export interface Anchor {
@@ -445,9 +445,23 @@ export function argumentFits(e: Entity): boolean {
   return true
 }
 
+/** argumentFits(e), remembered in `fits`. */
+function fitsOnce(fits: Map<Entity, boolean>, e: Entity): boolean {
+  let f = fits.get(e)
+  if (f === undefined) fits.set(e, (f = argumentFits(e)))
+  return f
+}
+
 /** Hash of a place name as the place table keys it (case, dots and spacing ignored). */
 export function placeKey(name: string): number {
   return fnv(name.toLowerCase().replace(/[.’']/g, '').replace(/\s+/g, ' ').trim())
+}
+
+/** placeKey of an entity's name, kept in the document's context. */
+function entityPlaceKey(ctx: DocContext, e: Entity): number {
+  let k = ctx.placeKeys.get(e)
+  if (k === undefined) ctx.placeKeys.set(e, (k = placeKey(e.name)))
+  return k
 }
 
 /** Key of a nationality word ("Haitian") in the place table, apart from the place names. */
@@ -486,9 +500,8 @@ export function inRegion(places: PlaceTable | undefined, x: Entity, y: Entity): 
 export interface RelationModel {
   /** Place name → country, for the place features and the far pairs. */
   places?: PlaceTable
-  /** Feature id → index into `weights`. */
-  features: IdIndex
-  weights: Float64Array
+  /** Feature id → weight. */
+  weights: IdFloatMap
   /** Per classified type: the map from classifier probability to confidence (key "type*": where a cue phrase of the type matched) … */
   calibration: Record<string, Calibration>
   /** … and the lowest confidence at which a relation of that type is reported. */
@@ -597,6 +610,8 @@ export interface DocContext {
   cooc: Map<Entity, Map<Entity, number>>
   /** A person's role classes (personRoles), filled when first read. */
   roles: Map<Entity, number>
+  /** An entity's placeKey, filled when first read: each is read for every pair it is in. */
+  placeKeys: Map<Entity, number>
 }
 
 export function docContext(anchors: Anchor[][], entities: Entity[]): DocContext {
@@ -626,7 +641,7 @@ export function docContext(anchors: Anchor[][], entities: Entity[]): DocContext 
       for (const y of es) if (x !== y) m.set(y, (m.get(y) ?? 0) + 1)
     }
   }
-  return { rank, firstEntity, countries, cooc, roles: new Map() }
+  return { rank, firstEntity, countries, cooc, roles: new Map(), placeKeys: new Map() }
 }
 
 // The kind of organization a name says it is: a party or a team is joined (member_of), a
@@ -756,8 +771,8 @@ export function relationFeatures(
   for (const k of matched) f.push(feat(R.pat, k), feat(R.patTp, k, tp))
   if (places) {
     // Known places: the same country (a town and its country), another one, or both countries.
-    const a1 = places.get(placeKey(s.entity.name))
-    const b1 = places.get(placeKey(t.entity.name))
+    const a1 = places.get(entityPlaceKey(ctx, s.entity))
+    const b1 = places.get(entityPlaceKey(ctx, t.entity))
     if (a1 !== undefined && b1 !== undefined) f.push(feat(R.place, (a1 >> 1 === b1 >> 1 ? 1 : 2) + 4 * (a1 & 1) + 8 * (b1 & 1), tp))
     else f.push(feat(R.place, (a1 === undefined ? 0 : 16 + (a1 & 1)) + (b1 === undefined ? 0 : 32 + 2 * (b1 & 1)), tp))
   }
@@ -927,6 +942,16 @@ const LIST_GLUE = new Set([COMMA, fnv('and'), fnv('&')])
 
 const OR = fnv('or')
 
+/** Only glue between the names of a list, at most three tokens (not a closure: pushNameList runs for every pair). */
+function listGlue(doc: Tokenized, words: Uint32Array, from: number, to: number): boolean {
+  if (to - from > 3) return false
+  for (let i = from; i < to; i++) {
+    if (LIST_GLUE.has(words[i]) || words[i] === OR || doc.tokens[i].pos === 'ADJ') continue
+    return false
+  }
+  return true
+}
+
 /**
  * Two places or two organizations in one list of names of their type ("Oklahoma , Arizona and
  * Texas", "Leica and Rollei": only commas, "and", "or" and adjectives between the names of the
@@ -946,22 +971,14 @@ export function pushNameList(
   const type = a.entity.type
   if (type === 'PER' || b.entity.type !== type || a.pronoun || b.pronoun) return
   const names = sentAnchors.filter((o) => !o.pronoun && o.entity.type === type).sort((x, y) => x.first - y.first)
-  const glue = (from: number, to: number) => {
-    if (to - from > 3) return false
-    for (let i = from; i < to; i++) {
-      if (LIST_GLUE.has(words[i]) || words[i] === OR || doc.tokens[i].pos === 'ADJ') continue
-      return false
-    }
-    return true
-  }
   const ia = names.indexOf(a)
   const ib = names.indexOf(b)
   if (ia < 0 || ib < 0) return
   // The run of names joined by glue that holds a; b must be in it.
   let lo = ia
-  while (lo > 0 && names[lo - 1].last <= names[lo].first && glue(names[lo - 1].last, names[lo].first)) lo--
+  while (lo > 0 && names[lo - 1].last <= names[lo].first && listGlue(doc, words, names[lo - 1].last, names[lo].first)) lo--
   let hi = ia
-  while (hi + 1 < names.length && names[hi].last <= names[hi + 1].first && glue(names[hi].last, names[hi + 1].first)) hi++
+  while (hi + 1 < names.length && names[hi].last <= names[hi + 1].first && listGlue(doc, words, names[hi].last, names[hi + 1].first)) hi++
   if (ib < lo || ib > hi) return
   const n = Math.min(hi - lo + 1, 4)
   f.push(feat(R.nameList, n * 2 + (Math.abs(ib - ia) === 1 ? 1 : 0), tp))
@@ -1418,8 +1435,8 @@ export function relationScore(model: RelationModel, feats: number[], type: Relat
   let z = 0
   const k = CLASSIFIED.indexOf(type) + 1
   for (const f of feats) {
-    const r = model.features.row(feat(R.typed, f, k))
-    if (r >= 0) z += model.weights[r]
+    const w = model.weights.getOr(feat(R.typed, f, k), NaN)
+    if (!Number.isNaN(w)) z += w
   }
   return 1 / (1 + Math.exp(-z))
 }
@@ -1478,8 +1495,10 @@ export function typedCandidates(
   // the pair again elsewhere): the cue phrases and words between its mentions there.
   type Said = { c: RelationCandidate; words: number[]; pats: number[] }
   const bags = new Map<Entity, Map<Entity, Said[]>>()
+  // Each entity is read once: a document's candidates name the same few entities over and over.
+  const fits = new Map<Entity, boolean>()
   for (const c of candidates) {
-    if (!argumentFits(c.source.entity) || !argumentFits(c.target.entity)) continue
+    if (!fitsOnce(fits, c.source.entity) || !fitsOnce(fits, c.target.entity)) continue
     const types = LEARNED_TYPES[c.source.entity.type + '>' + c.target.entity.type]
     const matched = matchingPatterns(doc, c)
     const patternOnly = patternOnlyMatch(c, matched)
@@ -1739,8 +1758,10 @@ export function parseRelationModel(j: RelationModelFile): RelationModel {
   if (format !== 'tea-relations-3') throw new Error(`relations: unknown model format "${format}"`)
   const ids = Object.keys(j.weights)
   return {
-    features: new IdIndex(ids.map(Number)),
-    weights: Float64Array.from(ids, (k) => j.weights[k]),
+    weights: new IdFloatMap(
+      ids.map(Number),
+      ids.map((k) => j.weights[k]),
+    ),
     calibration: j.calibration,
     threshold: j.threshold,
     patternConfidence: j.patternConfidence,

@@ -6,7 +6,7 @@
 // hold one working set. Small plain values (the confidence model, the relation calibrations,
 // the place and valence Maps) are copied by the clone.
 import { HiddenLayer } from './layer.ts'
-import { IdIndex, IdIntMap, type IdIndexTable, type IdIntTable } from './tables.ts'
+import { IdFloatMap, IdIndex, IdIntMap, type IdFloatTable, type IdIndexTable, type IdIntTable } from './tables.ts'
 import type { EngineModels } from './index.ts'
 
 /** EngineModels as a value that can be posted to a worker, its typed arrays in shared memory. */
@@ -16,10 +16,10 @@ export interface SharedEngineModels {
   readonly bytes: number
 }
 
-/** An IdIndex or IdIntMap as posted: its arrays, rebuilt into the class around the same memory (./tables.ts). */
+/** An IdIndex, IdIntMap or IdFloatMap as posted: its arrays, rebuilt into the class around the same memory (./tables.ts). */
 interface TableValue {
-  $table: 'IdIndex' | 'IdIntMap'
-  arrays: IdIndexTable | IdIntTable
+  $table: 'IdIndex' | 'IdIntMap' | 'IdFloatMap'
+  arrays: IdIndexTable | IdIntTable | IdFloatTable
 }
 
 type TypedArray = Exclude<NodeJS.TypedArray, DataView>
@@ -37,9 +37,9 @@ function toShared(v: unknown, counter: { bytes: number }): unknown {
     if (v instanceof DataView) throw new Error('shared models: a DataView in a model is not shared')
     return v.buffer instanceof SharedArrayBuffer ? v : sharedCopy(v as TypedArray, counter)
   }
-  if (v instanceof IdIndex || v instanceof IdIntMap) {
+  if (v instanceof IdIndex || v instanceof IdIntMap || v instanceof IdFloatMap) {
     const arrays = toShared(v.table(), counter) as TableValue['arrays']
-    return { $table: v instanceof IdIndex ? 'IdIndex' : 'IdIntMap', arrays } satisfies TableValue
+    return { $table: v instanceof IdIndex ? 'IdIndex' : v instanceof IdIntMap ? 'IdIntMap' : 'IdFloatMap', arrays } satisfies TableValue
   }
   // Its WebAssembly memory holds the layer's scratch space too: each thread builds its own (below).
   if (v instanceof HiddenLayer) return undefined
@@ -67,6 +67,7 @@ function fromShared(v: unknown): unknown {
   if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v) || v instanceof Map || v instanceof Set) return v
   if ('$table' in v) {
     const { $table, arrays } = v as TableValue
+    if ($table === 'IdFloatMap') return new IdFloatMap(arrays as IdFloatTable)
     return $table === 'IdIndex' ? new IdIndex(arrays as IdIndexTable) : new IdIntMap(arrays as IdIntTable)
   }
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fromShared(x)]))

@@ -166,3 +166,54 @@ export class IdIntMap {
     }
   }
 }
+
+/** An IdFloatMap's state: `keys` as in an IdIndexTable, `values[k]` the value of the id in slot k. */
+export interface IdFloatTable {
+  size: number
+  keys: Int32Array
+  values: Float64Array
+}
+
+/**
+ * Id → float64, read-only: the ids probed as in an IdIndex, each value stored at its id's slot, so
+ * that an id found costs two likely cache misses (its key, its value), not three (key, row, then
+ * the value at that row).
+ */
+export class IdFloatMap {
+  readonly size: number
+  private readonly keys: Int32Array
+  private readonly values: Float64Array
+  private readonly mask: number
+
+  /** The map of `ids` to `values`, or the one over a `table()`'s arrays as they are (not copied). */
+  constructor(ids: ArrayLike<number> | IdFloatTable, values: ArrayLike<number> = []) {
+    let t: IdFloatTable
+    if ('length' in ids) {
+      if (ids.length !== values.length) throw new Error(`tables: ${ids.length} ids but ${values.length} values`)
+      const it = indexTable(ids)
+      t = { size: it.size, keys: it.keys, values: new Float64Array(it.keys.length) }
+      for (let h = 0; h < it.keys.length; h++) if (it.keys[h] !== EMPTY) t.values[h] = values[it.rows[h]]
+    } else t = ids
+    this.size = t.size
+    this.keys = t.keys
+    this.values = t.values
+    this.mask = t.keys.length - 1
+  }
+
+  /** The arrays that make the map, to be read only. */
+  table(): IdFloatTable {
+    return { size: this.size, keys: this.keys, values: this.values }
+  }
+
+  /** The value of `id`, or `otherwise`. */
+  getOr(id: number, otherwise: number): number {
+    const { keys, mask } = this
+    let h = id & mask
+    for (;;) {
+      const k = keys[h]
+      if (k === id) return this.values[h]
+      if (k === EMPTY) return otherwise
+      h = (h + 1) & mask
+    }
+  }
+}
