@@ -572,7 +572,6 @@ const R = {
   orgNames: 96,
   nameList: 101,
   nearerCue: 104,
-  placeEvent: 110,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -805,7 +804,6 @@ export function relationFeatures(
   pushKinList(f, words, a, b, sentAnchors, sent, tp)
   pushNameList(f, doc, words, a, b, sentAnchors, tp)
   pushNearerToCue(f, words, a, b, sentAnchors, forward, tp)
-  pushPlaceEvent(f, words, s, t, a, b, sent, tp)
   pushAgentBy(f, words, s, t, tp)
   pushAgentByFar(f, doc, words, s, t, tp)
   pushOrgPairCues(f, words, s, t, a, b, sent, tp)
@@ -1071,49 +1069,6 @@ export function pushNearerToCue(
   const nb = between(k + 1, b.first, tb) ? 1 : 0
   const by = words[k + 1] === BY ? 1 : 0
   f.push(feat(R.nearerCue, na * 2 + nb + 4 * (forward ? 1 : 0) + 8 * by, tp))
-}
-
-// Words of an event that happens at a place, not of living there: a killing, a death, an arrest
-// or a visit ("Sirhan shot him in Los Angeles", "Mozart died in Vienna", "captured in London").
-const PLACE_EVENT_WORDS = new Set(
-  (
-    'died dies dying death arrested arrest captured capture detained visited visit visiting visits arrived arrival ' +
-    'flew traveled travelled trip toured met meeting summit attacked attack bombing crashed crash fled escaped escape ' +
-    'sentenced trial'
-  )
-    .split(' ')
-    .map((w) => fnv(w)),
-)
-
-/**
- * A person and a place of one sentence with a kill word or another event word (PLACE_EVENT_WORDS)
- * between them, or within three words before the first of them ("Chapman shot Lennon in New
- * York"): the place is where something happened, seldom where the person lives. By the word's
- * class, its side and the pair's direction.
- */
-export function pushPlaceEvent(
-  f: number[],
-  words: Uint32Array,
-  s: Anchor,
-  t: Anchor,
-  a: Anchor,
-  b: Anchor,
-  sent: { first: number; last: number },
-  tp: number,
-): void {
-  if (s.entity.type !== 'PER' || t.entity.type !== 'LOC' || s.pronoun || b.first - a.last > 12) return
-  const kind = (from: number, to: number) => {
-    let k = 0
-    for (let i = from; i < to; i++)
-      if (KILL_WORDS.has(words[i])) return 1
-      else if (PLACE_EVENT_WORDS.has(words[i])) k = 2
-    return k
-  }
-  const fw = s === a ? 1 : 0
-  const between = kind(a.last, b.first)
-  const before = kind(Math.max(sent.first, a.first - 3), a.first)
-  if (between) f.push(feat(R.placeEvent, between * 2 + fw, tp))
-  if (before) f.push(feat(R.placeEvent, 8 + before * 2 + fw, tp))
 }
 
 // Verbs whose agent follows "by" ("a label started by Julie Doiron", "a company owned by the
