@@ -572,7 +572,6 @@ const R = {
   orgNames: 96,
   nameList: 101,
   nearerCue: 104,
-  prepLink: 111,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -822,7 +821,6 @@ export function relationFeatures(
   if (dist === 1 && POSSESSIVE.has(words[a.last])) f.push(feat(R.dsyn, 2 + fw, tp))
   if (dist === 0) f.push(feat(R.dsyn, 4 + fw, tp))
   if (dist === 2 && words[a.last] === COMMA) f.push(feat(R.dsyn, 6 + fw, feat(0, words[a.last + 1], tp)))
-  pushPrepositionLink(f, words, a, b, sentAnchors, forward, tp)
   // Distance by direction, and the two words before the pair by direction.
   f.push(feat(R.dord, bucket(dist) * 2 + fw, tp))
   f.push(feat(R.ctx2, a.first - 2 >= sent.first ? feat(0, words[a.first - 2], words[a.first - 1]) : 1, tp * 2 + fw))
@@ -841,40 +839,6 @@ export function relationFeatures(
   sRank = Math.min(sRank, 2)
   f.push(feat(R.trank, tRank, tp), feat(R.srank, sRank, tp), feat(R.ranks, tRank * 4 + sRank))
   return f
-}
-
-const LINK_PREPOSITIONS = ['of', 'from', 'in', 'at', 'for'].map((w) => fnv(w))
-const THE = fnv('the')
-
-/**
- * The second name of the pair after one preposition ("Mary Campbell of Clover", "Graham of the
- * Veterans Administration"), or after an apposition of the first that ends in one, with no comma
- * or other name inside ("Aleksandr Kruhlow , a 72-year-old deputy from Sevastopol"): the second
- * is what the first is of. By the preposition, the shape and the direction.
- */
-export function pushPrepositionLink(
-  f: number[],
-  words: Uint32Array,
-  a: Anchor,
-  b: Anchor,
-  sentAnchors: Anchor[],
-  forward: boolean,
-  tp: number,
-): void {
-  if (a.pronoun || b.pronoun) return
-  const end = words[b.first - 1] === THE ? b.first - 1 : b.first
-  const dist = end - a.last
-  if (dist < 1 || dist > 10) return
-  const p = LINK_PREPOSITIONS.indexOf(words[end - 1])
-  if (p < 0) return
-  let shape = 0
-  if (dist > 1) {
-    if (words[a.last] !== COMMA) return
-    for (let i = a.last + 1; i < end - 1; i++) if (words[i] === COMMA) return
-    if (sentAnchors.some((o) => o.entity !== a.entity && o.entity !== b.entity && o.first >= a.last && o.last <= end)) return
-    shape = 1
-  }
-  f.push(feat(R.prepLink, (shape * LINK_PREPOSITIONS.length + p) * 2 + (forward ? 1 : 0), tp))
 }
 
 // What is said between a person and an organization (and just around the pair): words of one
