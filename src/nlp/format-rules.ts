@@ -112,7 +112,8 @@ const placeSourceLine: FormatRule = {
     'A line of a known place and one to four words in capitals alone ("Tokyo MAINICHI SHIMBUN", "Madrid EFE"), or a ' +
     'broadcaster ("Havana Radio Reloj Network"), is a place and a source, as monitored-press and wire copy credit ' +
     'their source; the capitals may hold a hyphen or a one-letter word ("ITAR-TASS", "METEOROLOGIYA I GIDROLOGIYA"), open ' +
-    'with "THE" ("THE NATION") and be followed by a section in brackets ("CHINA DAILY ( SCIENCE MEDICINE )"), left out. ' +
+    'with "THE" or a one-letter word ("THE NATION", "I KATHIMERINI") and be followed by a section in brackets ("CHINA DAILY ( SCIENCE MEDICINE )"), left out. ' +
+    'The place is one the gazetteer knows, or one the tagger read as a place ("Kiev PRAVDA UKRAINY"). ' +
     'Gate: the line alone, and in documents without an FBIS document code a source word in capitals ' +
     'that is no ordinary word ("London CALLING" is a heading), or "Radio" and capitalised words.',
   apply(doc, mentions, ctx) {
@@ -133,15 +134,18 @@ const placeSourceLine: FormatRule = {
             break
           } else if (!ALL_CAPS_WORD.test(toks[o].text)) break
       if (end - k > 6) continue
-      const split = placeEnd(doc, k, end - 1, ctx)
+      let split = placeEnd(doc, k, end - 1, ctx)
+      // A place the gazetteer lacks ("Kiev") that the tagger read as one, opening the line.
+      if (split < 0) split = mentions.find((m) => m.first === k && m.type === 'LOC' && m.last - k <= 3 && m.last < end)?.last ?? -1
       if (split < 0) continue
       let caps = true
       // A paper's name opens with "THE" ("THE NATION"), though its words are ordinary ones.
       let named = toks[split].text === 'THE' && end - split > 1
       for (let i = split; i < end; i++) {
         const w = toks[i].text
-        // "ITAR - TASS", "METEOROLOGIYA I GIDROLOGIYA": a hyphen or a one-letter word inside the name.
-        if (i > split && i < end - 1 && (w === '-' || /^\p{Lu}$/u.test(w))) continue
+        // "ITAR - TASS", "METEOROLOGIYA I GIDROLOGIYA", "I KATHIMERINI": a hyphen inside the name, a
+        // one-letter word inside it or opening it.
+        if (i < end - 1 && ((i > split && w === '-') || /^\p{Lu}$/u.test(w))) continue
         if (!ALL_CAPS_WORD.test(w)) caps = false
         else if (!(ctx.gaz([w.toLowerCase()]) & GAZ_COMMON)) named = true
       }

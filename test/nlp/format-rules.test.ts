@@ -98,6 +98,24 @@ t.test('place-source-line', async (t) => {
     ['LOC:Beijing', 'ORG:CHINA DAILY'],
     'a section in brackets after the source is left out',
   )
+  const opening = given('Athens I KATHIMERINI\nThe ministry said the talks would resume.', ['LOC:Athens', 'ORG:KATHIMERINI'])
+  t.same(
+    show(rule('place-source-line').apply(opening.doc, opening.mentions, ctx)),
+    ['LOC:Athens', 'ORG:I KATHIMERINI'],
+    'a one-letter word opening the source',
+  )
+  const tagged = given('Kiev PRAVDA UKRAINY\nThe ministry said the talks would resume.', ['LOC:Kiev', 'LOC:UKRAINY'])
+  t.same(
+    show(rule('place-source-line').apply(tagged.doc, tagged.mentions, ctx)),
+    ['LOC:Kiev', 'ORG:PRAVDA UKRAINY'],
+    'a place the tagger read as one where the gazetteer does not know it',
+  )
+  const untagged = given('Kiev PRAVDA UKRAINY\nThe ministry said the talks would resume.', ['ORG:Kiev PRAVDA'])
+  t.same(
+    show(rule('place-source-line').apply(untagged.doc, untagged.mentions, ctx)),
+    ['ORG:Kiev PRAVDA'],
+    'nor a place the gazetteer lacks and the tagger did not read as one',
+  )
   const one = given('Moscow METEOROLOGIYA I GIDROLOGIYA\nThe ministry said the talks would resume.', ['LOC:Moscow'])
   t.same(
     show(rule('place-source-line').apply(one.doc, one.mentions, ctx)),
