@@ -111,7 +111,10 @@ const placeSourceLine: FormatRule = {
   description:
     'A line of a known place and one to four words in capitals alone ("Tokyo MAINICHI SHIMBUN", "Madrid EFE"), or a ' +
     'broadcaster ("Havana Radio Reloj Network"), is a place and a source, as monitored-press and wire copy credit ' +
-    'their source. Gate: the line alone, and in documents without an FBIS document code a source word in capitals ' +
+    'their source; the capitals may hold a hyphen or a one-letter word ("ITAR-TASS", "METEOROLOGIYA I GIDROLOGIYA"), open ' +
+    'with "THE" or a one-letter word ("THE NATION", "I KATHIMERINI") and be followed by a section in brackets ("CHINA DAILY ( SCIENCE MEDICINE )"), left out. ' +
+    'The place is one the gazetteer knows, or one the tagger read as a place ("Kiev PRAVDA UKRAINY"). ' +
+    'Gate: the line alone, and in documents without an FBIS document code a source word in capitals ' +
     'that is no ordinary word ("London CALLING" is a heading), or "Radio" and capitalised words.',
   apply(doc, mentions, ctx) {
     const toks = doc.tokens
@@ -119,18 +122,34 @@ const placeSourceLine: FormatRule = {
     for (let k = 0; k < toks.length && !monitored; k++) if (fbisCodeAt(doc, k)) monitored = true
     for (const sl of doc.sentences) {
       const k = sl.first
-      if (!TITLE_CASE.test(toks[k].text) || sl.last - k > 6 || sl.last - k < 2) continue
+      if (!TITLE_CASE.test(toks[k].text) || sl.last - k > 9 || sl.last - k < 2) continue
       if (!/\n/.test(doc.text.slice(sl.end, sl.end + 2)) && sl.end !== doc.text.length) continue
       if (k > 0 && !opensLine(doc.text, sl.start)) continue
-      const split = placeEnd(doc, k, sl.last - 1, ctx)
+      // A section in brackets after the source ("CHINA DAILY ( SCIENCE MEDICINE )") is no part of its name.
+      let end = sl.last
+      if (toks[end - 1].text === ')')
+        for (let o = end - 2; o > k + 1; o--)
+          if (toks[o].text === '(') {
+            end = o
+            break
+          } else if (!ALL_CAPS_WORD.test(toks[o].text)) break
+      if (end - k > 6) continue
+      let split = placeEnd(doc, k, end - 1, ctx)
+      // A place the gazetteer lacks ("Kiev") that the tagger read as one, opening the line.
+      if (split < 0) split = mentions.find((m) => m.first === k && m.type === 'LOC' && m.last - k <= 3 && m.last < end)?.last ?? -1
       if (split < 0) continue
       let caps = true
-      let named = false
-      for (let i = split; i < sl.last; i++) {
-        if (!ALL_CAPS_WORD.test(toks[i].text)) caps = false
-        else if (!(ctx.gaz([toks[i].text.toLowerCase()]) & GAZ_COMMON)) named = true
+      // A paper's name opens with "THE" ("THE NATION"), though its words are ordinary ones.
+      let named = toks[split].text === 'THE' && end - split > 1
+      for (let i = split; i < end; i++) {
+        const w = toks[i].text
+        // "ITAR - TASS", "METEOROLOGIYA I GIDROLOGIYA", "I KATHIMERINI": a hyphen inside the name, a
+        // one-letter word inside it or opening it.
+        if (i < end - 1 && ((i > split && w === '-') || /^\p{Lu}$/u.test(w))) continue
+        if (!ALL_CAPS_WORD.test(w)) caps = false
+        else if (!(ctx.gaz([w.toLowerCase()]) & GAZ_COMMON)) named = true
       }
-      if ((caps && (monitored || named)) || broadcaster(doc, split, sl.last)) mentions = sourceLine(doc, mentions, k, k, split, sl.last)
+      if ((caps && (monitored || named)) || broadcaster(doc, split, end)) mentions = sourceLine(doc, mentions, k, k, split, end)
     }
     return mentions
   },

@@ -343,6 +343,10 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   if (!noisy) tagged = splitBeforeBody(doc, tagged)
   // "[Laboratory 's InfoLab Group]": a body's possessive opens the name of a body of its own.
   if (!noisy) tagged = splitPossessedBody(doc, tagged)
+  // "[Avis Bourg Co. of Folsom]": a firm's name ends at its legal form; the town after "of" is a place.
+  if (!noisy) tagged = splitFirmOfPlace(doc, tagged, ctx)
+  // "[Dr. Alain Farley of McGill University]": a person's name, "of" and where the person is from.
+  if (!noisy) tagged = splitPersonOf(doc, tagged, ctx)
   // "Emerson , [Lake & Palmer]": a name, a comma and two names joined by "&" are one name.
   if (!noisy) tagged = joinAmpersandNames(doc, tagged)
   // "James Llewellyn " Jimmy " Frise": a nickname in quotes inside a person's name.
@@ -1357,6 +1361,82 @@ function cutSpansAt(spans: TaggedSpan[], at: (s: TaggedSpan) => number): TaggedS
           { ...s, first: i + 1 },
         ]
       : [s]
+  })
+}
+
+/**
+ * A span of a firm's name that ends in a firm's word or legal form, then "of" and one to three
+ * capitalised words that end the span ("[Avis Bourg Co. of Folsom]", "[Eagle-Picher Industries of
+ * Cincinnati]"), is cut in two: the firm and the town it is of. Not where a country follows
+ * ("Power Corp of Canada", a name of its own as often as not), nor a body's name ("Bank of
+ * Finland": no firm's word before "of").
+ */
+export function splitFirmOfPlace(doc: Tokenized, spans: TaggedSpan[], ctx: RuleContext): TaggedSpan[] {
+  const t = doc.tokens
+  const at = (s: TaggedSpan): number => {
+    if (s.type === 'MISC') return -1
+    for (let i = s.first + 2; i < s.last - 1; i++) {
+      if (t[i].text !== 'of' || !(FIRM_END.test(t[i - 1].text) || /^Co\.?$/.test(t[i - 1].text))) continue
+      if (s.last - i - 1 > 3) return -1
+      const ws: string[] = []
+      for (let k = i + 1; k < s.last; k++) {
+        if (!/^\p{Lu}\p{Ll}*(?:\p{Lu}\p{Ll}+)?\.?$/u.test(t[k].text)) return -1
+        ws.push(t[k].text.toLowerCase())
+      }
+      return ctx.gaz(ws) & GAZ_COUNTRY ? -1 : i
+    }
+    return -1
+  }
+  if (!spans.some((s) => at(s) > 0)) return spans
+  return spans.flatMap((s) => {
+    const i = at(s)
+    return i > 0
+      ? [
+          { ...s, last: i, type: 'ORG' as const },
+          { ...s, first: i + 1, type: 'LOC' as const },
+        ]
+      : [s]
+  })
+}
+
+const NAME_TOKEN = /^(?:\p{Lu}\p{Ll}+|\p{Lu}\.)$/u
+/**
+ * An organization's or a place's span that opens with a person's name (a known first name and
+ * one or two capitalised words or initials, after one capitalised word such as a title), then "of"
+ * and a name ("[Dr. Alain Farley of McGill University]", "[Democrat Bill Clinton of Arkansas]"):
+ * the person and what the person is of, the word before the name left out. The part after "of"
+ * is a place if the gazetteer knows it as one, else an organization. Not "Duke of Edinburgh",
+ * "John of Gaunt" (no first name and surname before "of").
+ */
+export function splitPersonOf(doc: Tokenized, spans: TaggedSpan[], ctx: RuleContext): TaggedSpan[] {
+  const t = doc.tokens
+  const nameAt = (s: TaggedSpan): [number, number] | undefined => {
+    if (s.type !== 'ORG' && s.type !== 'LOC') return undefined
+    const n = s.first + 1
+    if (n + 3 >= s.last || !/^\p{Lu}/u.test(t[s.first].text) || !TITLE_CASE.test(t[n].text)) return undefined
+    const g = wordGaz(ctx, t[n].text)
+    if (!(g & GAZ_FIRST) || g & (GAZ_PLACE | GAZ_REGION | GAZ_COMMON | GAZ_DEMONYM)) return undefined
+    for (const i of [n + 2, n + 3]) {
+      if (i >= s.last - 1 || t[i].text !== 'of' || !/^\p{Lu}/u.test(t[i + 1].text)) continue
+      let ok = TITLE_CASE.test(t[i - 1].text)
+      for (let k = n + 1; k < i; k++)
+        if (!NAME_TOKEN.test(t[k].text) || BODY_WORD.test(t[k].text) || ORG_END.test(t[k].text) || NAMED_BODY.test(t[k].text)) ok = false
+      if (ok) return [n, i]
+    }
+    return undefined
+  }
+  if (!spans.some((s) => nameAt(s))) return spans
+  return spans.flatMap((s) => {
+    const at = nameAt(s)
+    if (!at) return [s]
+    const [n, i] = at
+    const ws: string[] = []
+    for (let k = i + 1; k < s.last; k++) ws.push(t[k].text.toLowerCase())
+    const rest = ctx.gaz(ws) & (GAZ_PLACE | GAZ_REGION) ? ('LOC' as const) : ('ORG' as const)
+    return [
+      { ...s, first: n, last: i, type: 'PER' as const },
+      { ...s, first: i + 1, type: rest },
+    ]
   })
 }
 
@@ -2401,6 +2481,7 @@ function wordGaz(ctx: RuleContext, word: string): number {
 
 const GAZ_PLACE = (1 << GAZ_CLASSES.indexOf('city')) | (1 << GAZ_CLASSES.indexOf('country'))
 const GAZ_REGION = 1 << GAZ_CLASSES.indexOf('region')
+const GAZ_COUNTRY = 1 << GAZ_CLASSES.indexOf('country')
 const GAZ_FIRST = 1 << GAZ_CLASSES.indexOf('first')
 const GAZ_COMMON = 1 << GAZ_CLASSES.indexOf('common')
 const GAZ_DEMONYM = 1 << GAZ_CLASSES.indexOf('demonym')

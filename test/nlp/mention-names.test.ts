@@ -14,6 +14,8 @@ import {
   plainFirstName,
   siblingsName,
   splitBeforeBody,
+  splitFirmOfPlace,
+  splitPersonOf,
   splitPossessedBody,
   surnameAfter,
 } from '../../src/nlp/mentions.ts'
@@ -237,4 +239,77 @@ t.test("an untagged surname after a person's two names ends the name; a day, a r
   t.notOk(after('Signed : Jonathan Medved Title : CEO', 'Jonathan Medved'), "a form's label")
   t.notOk(after('He met Anika Noni Rose Smith .', 'Anika Noni'), 'a capital after it')
   t.notOk(after('Yauch and activist Erin Potts The events became annual .', 'Erin Potts'), 'an article')
+})
+
+t.test(
+  'a firm\'s name ending in its legal form, "of" and a town is cut in two; a country after "of" or no firm\'s word is left whole',
+  async (t) => {
+    const ctx = {
+      gaz: (words: string[]) =>
+        words.join(' ') === 'canada'
+          ? 1 << GAZ_CLASSES.indexOf('country')
+          : words.join(' ') === 'cincinnati'
+            ? 1 << GAZ_CLASSES.indexOf('city')
+            : 0,
+    }
+    const split = (text: string, name: string, type: EntityType = 'ORG') => {
+      const [doc, a, b] = rangeOf(text, name)
+      return splitFirmOfPlace(doc, [{ type, first: a, last: b }], ctx).map(
+        (s) => `${text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end)}/${s.type}`,
+      )
+    }
+    t.same(split('The rig was leased from Avis Bourg Co. of Folsom , La.', 'Avis Bourg Co. of Folsom'), [
+      'Avis Bourg Co./ORG',
+      'Folsom/LOC',
+    ])
+    t.same(split('The parts came from S.A. Healy Co. of McCook .', 'S.A. Healy Co. of McCook'), ['S.A. Healy Co./ORG', 'McCook/LOC'])
+    t.same(split('It sued Eagle-Picher Industries of Cincinnati .', 'Eagle-Picher Industries of Cincinnati', 'OBJ'), [
+      'Eagle-Picher Industries/ORG',
+      'Cincinnati/LOC',
+    ])
+    t.same(split("Moody 's rated Power Corp of Canada .", 'Power Corp of Canada'), ['Power Corp of Canada/ORG'], 'a country after "of"')
+    t.same(split('The Bank of Finland said so .', 'Bank of Finland'), ['Bank of Finland/ORG'], 'no firm\'s word before "of"')
+    t.same(
+      split('He joined Acme Inc. of the group .', 'Acme Inc. of the group'),
+      ['Acme Inc. of the group/ORG'],
+      'no capitalised name after "of"',
+    )
+  },
+)
+
+t.test("a person's name inside an organization's or a place's span before \"of\" is cut out; a body's name is left whole", async (t) => {
+  const g: Record<string, number> = {
+    alain: 1 << GAZ_CLASSES.indexOf('first'),
+    bill: 1 << GAZ_CLASSES.indexOf('first'),
+    arkansas: 1 << GAZ_CLASSES.indexOf('region'),
+    royal: (1 << GAZ_CLASSES.indexOf('first')) | (1 << GAZ_CLASSES.indexOf('common')),
+    george: 1 << GAZ_CLASSES.indexOf('first'),
+  }
+  const ctx = { gaz: (words: string[]) => g[words.join(' ')] ?? 0 }
+  const split = (text: string, name: string, type: EntityType = 'ORG') => {
+    const [doc, a, b] = rangeOf(text, name)
+    return splitPersonOf(doc, [{ type, first: a, last: b }], ctx).map(
+      (s) => `${text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end)}/${s.type}`,
+    )
+  }
+  t.same(split('said Dr. Alain Farley of McGill University .', 'Dr. Alain Farley of McGill University'), [
+    'Alain Farley/PER',
+    'McGill University/ORG',
+  ])
+  t.same(split('a vote for Democrat Bill Clinton of Arkansas .', 'Democrat Bill Clinton of Arkansas'), ['Bill Clinton/PER', 'Arkansas/LOC'])
+  t.same(
+    split('He joined the Swedish Royal Society of Literature .', 'Swedish Royal Society of Literature'),
+    ['Swedish Royal Society of Literature/ORG'],
+    'a first name that is also a word',
+  )
+  t.same(
+    split('She studied at Saint George University of Sofia .', 'Saint George University of Sofia'),
+    ['Saint George University of Sofia/ORG'],
+    "a body's word after the first name",
+  )
+  t.same(
+    split('a vote for Bill Clinton of Arkansas .', 'Bill Clinton of Arkansas', 'PER'),
+    ['Bill Clinton of Arkansas/PER'],
+    "a person's span is the tagger's",
+  )
 })
