@@ -183,6 +183,8 @@ export interface Register {
   doc?: Tokenized
   /** Lower-cased word → its token positions, built on first use (contextOf). */
   positions?: Map<string, number[]>
+  /** Token where some mention opens → the end of the longest mention opening there (contextOf). */
+  opening?: Map<number, number>
 }
 
 const WORD = /^\p{L}/u
@@ -299,6 +301,9 @@ export function contextOf(e: Entity, r: Register): Float64Array {
     let same = true
     for (let j = 1; j < ws.length && same; j++) same = t[i + j].text.toLowerCase() === lw[j]
     if (!same) continue
+    // The name opening another entity's longer name ("Google Play Music", "BBC Two") is a brand
+    // or a parent named in its product or unit, not an occurrence the tagger left out.
+    if ((r.opening?.get(i) ?? 0) > i + ws.length) continue
     if (t[i].text !== ws[0]) {
       v[C.lowerElsewhere] = 1
       continue

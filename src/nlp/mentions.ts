@@ -3394,6 +3394,8 @@ export function entityCandidates(doc: Tokenized, tagger: TaggerModel): { entity:
     return o
   }
   const register = registerOf(doc, ordinary)
+  register.opening = new Map()
+  for (const m of mentions) register.opening.set(m.first, Math.max(register.opening.get(m.first) ?? 0, m.last))
   return buildEntities(mentions, doc.text.length).map((e) => {
     e.classes = nameClasses(e.name, tagger)
     const ev = entityEvidence(doc, e, tagged, noisy, register)

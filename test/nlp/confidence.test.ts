@@ -140,3 +140,15 @@ t.test('context features of the mentions and of the name elsewhere in the text',
   t.equal(value(LONGER, 'Berlin', 'wordInOtherCap'), 1)
   t.equal(value(PROSE, 'Lisbon', 'wordInOtherCap'), 0)
 })
+
+t.test("a name opening another entity's longer name is not an occurrence left unmentioned", async (t) => {
+  // "Google Play Music" is an object of its own: "Google" there names its maker, as a mention would.
+  const BRAND =
+    'The Nexus Q is a media player developed by Google. It streams from Google Play Music and from Google Play Movies , ' +
+    'and Google sold it in the United States.'
+  const names = entityCandidates(tokenize(BRAND), tagger).map((c) => c.entity.name)
+  t.ok(names.includes('Google Play Music'), names.join(', '))
+  t.equal(value(BRAND, 'Google', 'unmentioned'), 0)
+  // Where the longer name is no entity's mention, the occurrence still counts.
+  t.equal(value('Berlin is a large city. The Berlin Olympics were held there in 1936.', 'Berlin', 'unmentioned'), Math.log(2))
+})
