@@ -42,3 +42,11 @@ t.test('a country one plays for, a town one is transferred to and a person one j
   t.notOk(joined('He wrote for Rolling Stone in 1990 .', 'Rolling Stone', 'OBJ'), 'no cue')
   t.notOk(joined('He lived in Jarrow for many years .', 'Jarrow'), 'a preposition of place')
 })
+
+t.test('a player by position, a list of teams and a club one played with are organizations; a person one played with is not', async (t) => {
+  t.ok(joined('He played as a right winger for River Plate from 1939 .', 'River Plate', 'LOC'))
+  t.ok(joined('He played for teams such as : FC U Craiova , Dinamo București , Politehnica Timișoara .', 'Politehnica Timișoara'))
+  t.ok(joined('He played with Olaria until the end of the year .', 'Olaria', 'LOC'))
+  t.notOk(joined('He played with Lennon in 1957 .', 'Lennon'), 'a person')
+  t.notOk(joined('He was known as such as : Dinamo .', 'Dinamo'), 'no kind of team before "such as"')
+})
