@@ -2501,6 +2501,8 @@ export function joinedBody(doc: Tokenized, a: number, b: number, type: EntityTyp
   // Most spans have none of the cue words before them: the cheap test first.
   const before = t[a - 1].text
   if (!/^(?:the|for|with|at|to|by|joined|joining|joins|of|club|clubs|side|sides|and|,|:)$/.test(before)) return false
+  // "a member of the Kennedy family": a family or a house is named after a person.
+  if (b < t.length && /^(?:family|clan|dynasty|household|house)$/.test(t[b].text)) return false
   const g = ctx.gaz(t.slice(a, b).map((x) => x.text.toLowerCase()))
   // A country or a nation's name plays as its national side, which the corpora keep a place.
   if (g & (GAZ_COUNTRY | GAZ_REGION) || (g & GAZ_T_LOC && !(g & GAZ_T_ORG))) return false

@@ -41,6 +41,7 @@ t.test('a country one plays for, a town one is transferred to and a person one j
   t.notOk(joined('He signed with John Brown , a lawyer , in 1990 .', 'John Brown'), 'a first name')
   t.notOk(joined('He wrote for Rolling Stone in 1990 .', 'Rolling Stone', 'OBJ'), 'no cue')
   t.notOk(joined('He lived in Jarrow for many years .', 'Jarrow'), 'a preposition of place')
+  t.notOk(joined('It imagines a member of the Kennedy family as President .', 'Kennedy'), 'a family named after a person')
 })
 
 t.test('a player by position, a list of teams and a club one played with are organizations; a person one played with is not', async (t) => {
