@@ -589,6 +589,11 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
       type = 'ORG'
       stated = true
     }
+    // "played for Jarrow and Whitley Bay", "signed for Red Bull Salzburg", "a member of Nightrage":
+    // what one plays for, signs with or is a member of is a club, a band or a body.
+    // The tagger's own organization there is stated too (a band's or a club's name is often read
+    // at a low confidence: "Bad Religion", "Orlando Magic").
+    if (!noisy && joinedBody(doc, a, b, type, ctx)) [type, stated] = ['ORG', true]
     // "Refah Partisi", "Parti Québécois": a party's word in another language makes a party.
     if (type !== 'ORG' && !noisy && foreignPartyName(doc, a, b)) [type, stated] = ['ORG', true]
     // "The Everly Brothers", "Scissor Sisters": siblings by name are a band or a firm.
@@ -2578,6 +2583,72 @@ function companyApposition(doc: Tokenized, a: number, b: number): boolean {
     if (BUSINESS.test(t[k].text)) return true
     if (!BUSINESS_MOD.test(t[k].text) && !/^\p{Lu}/u.test(t[k].text)) return false
   }
+  return false
+}
+
+// Words before "for" or "with" (perhaps "the" between) of one who plays, signs or is lent to a club.
+const PLAYS_FOR =
+  /^(?:play|plays|played|playing|signed|signs|signing|competing|competes|competed|spell|spells|stint|stints|player|footballer|captain|winger|defender|midfielder|forward|striker|goalkeeper|drummer|guitarist|bassist|vocalist|keyboardist)$/i
+const SIGNED_WITH = /^(?:signed|signs|signing|spell|spells|stint|stints)$/i
+const LENT_TO = /^(?:loaned|transferred|drafted|traded)$/i
+// A club or a league's side before its name ("Premier League side Leicester City", "Dutch club MHC Laren").
+const CLUB_KIND = /^(?:club|clubs|side|sides)$/
+// What a list of clubs or bands is introduced as ("teams such as : FC U Craiova , Dinamo București").
+const CLUB_KINDS = /^(?:teams|clubs|sides|bands|groups)$/
+const MEMBER_OF = /^(?:member|members|bandmate|bandmates)$/
+const GAZ_COUNTRY = 1 << GAZ_CLASSES.indexOf('country')
+const GAZ_T_LOC = 1 << GAZ_CLASSES.indexOf('tLOC')
+const GAZ_T_ORG = 1 << GAZ_CLASSES.indexOf('tORG')
+
+/**
+ * [a, b), capitalised words or joiners, after "played for", "signed for" or "with", "a winger for", "played with" (not a person), "a spell at",
+ * "loaned to", "drafted by", "joined" or "joining", "member of", "club" or "side" (perhaps "the";
+ * or the next name of a list after one: "sides Jarrow and Whitley Bay"; "teams such as :" a list): a
+ * club, a band or a body.
+ * Not a country or a name the training data types a place and never an organization ("played for
+ * England"), not a place the gazetteer knows after "joined", "to" or "member of"
+ * ("transferred to Berlin"), not a person's name opening with a first name, nor a person one joins.
+ */
+export function joinedBody(doc: Tokenized, a: number, b: number, type: EntityType, ctx: RuleContext): boolean {
+  const t = doc.tokens
+  if (a < 1) return false
+  for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !PLACE_JOINER.test(t[i].text) && t[i].text !== '.') return false
+  const same = (k: number) => k >= 0 && k < t.length && t[k].sent === t[a].sent
+  // Most spans have none of the cue words before them: the cheap test first.
+  const before = t[a - 1].text
+  if (!/^(?:the|for|with|at|to|by|joined|joining|joins|of|club|clubs|side|sides|and|,|:)$/.test(before)) return false
+  // "a member of the Kennedy family": a family or a house is named after a person.
+  if (b < t.length && /^(?:family|clan|dynasty|household|house)$/.test(t[b].text)) return false
+  const g = ctx.gaz(t.slice(a, b).map((x) => x.text.toLowerCase()))
+  // A country or a nation's name plays as its national side, which the corpora keep a place.
+  if (g & (GAZ_COUNTRY | GAZ_REGION) || (g & GAZ_T_LOC && !(g & GAZ_T_ORG))) return false
+  if (type === 'PER' && b - a > 1 && wordGaz(ctx, t[a].text) & GAZ_FIRST && !(wordGaz(ctx, t[a].text) & GAZ_PLACE)) return false
+  const place = (g & (GAZ_PLACE | GAZ_REGION)) !== 0
+  let p = a - 1
+  // The second or a later name of a list ("Metropolitano and Treze", "FC U Craiova , Dinamo București").
+  for (let n = 0; n < 6 && same(p) && (t[p].text === 'and' || t[p].text === ','); n++) {
+    let q = p - 1
+    while (same(q) && q > p - 5 && (/^[\p{Lu}\p{N}]/u.test(t[q].text) || t[q].text === '.')) q--
+    if (q === p - 1) return false
+    p = q
+  }
+  if (!same(p)) return false
+  if (t[p].text === 'the' && same(p - 1)) p--
+  if (t[p].text === ':' && same(p - 1)) p--
+  const w = t[p].text
+  const prev = same(p - 1) ? t[p - 1].text : ''
+  if (w === 'for') return PLAYS_FOR.test(prev)
+  // One plays with a person as well as with a club ("he played with Lennon"): not a person's name.
+  if (w === 'with') return SIGNED_WITH.test(prev) || (/^(?:play|plays|played|playing)$/.test(prev) && type !== 'PER')
+  if (w === 'as') return prev === 'such' && same(p - 2) && CLUB_KINDS.test(t[p - 2].text)
+  if (w === 'at') return /^(?:loan|spell|spells|stint)$/.test(prev)
+  if (w === 'by') return /^(?:drafted)$/.test(prev)
+  // A side or a club is named after its town ("sides Jarrow and Whitley Bay").
+  if (CLUB_KIND.test(w)) return true
+  if (w === 'to') return LENT_TO.test(prev) && !place
+  // One joins a person as well as a club ("she joined Smith at the bank").
+  if (/^(?:joined|joining|joins)$/.test(w)) return !place && type !== 'PER'
+  if (w === 'of') return MEMBER_OF.test(prev) && !place
   return false
 }
 
