@@ -2596,7 +2596,6 @@ const CLUB_KIND = /^(?:club|clubs|side|sides)$/
 // What a list of clubs or bands is introduced as ("teams such as : FC U Craiova , Dinamo București").
 const CLUB_KINDS = /^(?:teams|clubs|sides|bands|groups)$/
 const MEMBER_OF = /^(?:member|members|bandmate|bandmates)$/
-const GAZ_COUNTRY = 1 << GAZ_CLASSES.indexOf('country')
 const GAZ_T_LOC = 1 << GAZ_CLASSES.indexOf('tLOC')
 const GAZ_T_ORG = 1 << GAZ_CLASSES.indexOf('tORG')
 
