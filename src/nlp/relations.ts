@@ -355,19 +355,28 @@ export function patternFeature(k: number): number {
 
 /** Lower-cased words between the two mentions of a candidate, earlier one first. */
 function betweenText(doc: Tokenized, from: number, to: number): string {
+  const lower = lowerForms(doc).lower
   let out = ''
-  for (let i = from; i < to; i++) out += (i > from ? ' ' : '') + doc.tokens[i].text.toLowerCase()
+  for (let i = from; i < to; i++) out += (i > from ? ' ' : '') + lower[i]
   return out
 }
 
-/** Indexes of the cue phrases that match a same-sentence candidate, ignoring entity types. */
-export function matchingPatterns(doc: Tokenized, c: RelationCandidate): number[] {
+/** Indexes of the cue phrases that match a same-sentence candidate, ignoring entity types.
+ * `gaps` (one document's) keeps each gap's matches by its token positions. */
+export function matchingPatterns(doc: Tokenized, c: RelationCandidate, gaps?: Map<number, number>): number[] {
   if (c.sent !== c.sent2) return []
   const { source: s, target: t } = c
   const forward = s.first < t.first
   const [a, b] = forward ? [s, t] : [t, s]
   if (b.first - a.last > 14) return []
-  const bits = patternBits(betweenText(doc, a.last, b.first))
+  // A pair is a candidate both ways round, and mentions of other entities end and start at the
+  // same tokens: the text of a gap is built once per document.
+  const gap = a.last * doc.tokens.length + b.first
+  let bits = gaps?.get(gap)
+  if (bits === undefined) {
+    bits = patternBits(betweenText(doc, a.last, b.first))
+    gaps?.set(gap, bits)
+  }
   const out: number[] = []
   for (let k = 0; k < PATTERNS.length; k++) if (bits & (1 << k) && !!PATTERNS[k].reversed !== forward) out.push(k)
   return out
@@ -1497,10 +1506,11 @@ export function typedCandidates(
   const bags = new Map<Entity, Map<Entity, Said[]>>()
   // Each entity is read once: a document's candidates name the same few entities over and over.
   const fits = new Map<Entity, boolean>()
+  const gaps = new Map<number, number>()
   for (const c of candidates) {
     if (!fitsOnce(fits, c.source.entity) || !fitsOnce(fits, c.target.entity)) continue
     const types = LEARNED_TYPES[c.source.entity.type + '>' + c.target.entity.type]
-    const matched = matchingPatterns(doc, c)
+    const matched = matchingPatterns(doc, c, gaps)
     const patternOnly = patternOnlyMatch(c, matched)
     if (!types && !patternOnly) continue
     kept.push({ c, types, matched, patternOnly })
