@@ -355,10 +355,85 @@ export interface Span {
 
 // Scratch space, reused by every call (one module instance per thread, and no call re-enters):
 // a fresh 4 KB input per relation was a good part of the engine's garbage.
-const wordVector = new Float32Array(DIMS)
 let input = new Float32Array(INPUTS)
 const context = newContext()
 const alphas: Float64Array[] = []
+
+// What sentimentInput reads of a word whatever the targets (its row, scaled vector, valence and
+// negation scope), kept for the sentences of the last document read: a sentence holding several
+// relations is read once per relation. Keyed by the identity of the model's tables, the document
+// and its word hashes; filled a sentence at a time.
+const seen = {
+  doc: undefined as Tokenized | undefined,
+  words: undefined as Uint32Array | undefined,
+  m: undefined as Pick<SentimentModel, 'rows' | 'vectors' | 'scale' | 'lexicon'> | undefined,
+  done: new Uint8Array(64),
+  negs: new Int32Array(64),
+  rows: new Int32Array(256),
+  /** Valence, NaN for a word outside the lexicon. */
+  val: new Float64Array(256),
+  neg: new Uint8Array(256),
+  vec: new Float32Array(256 * DIMS),
+}
+
+function sentenceWords(
+  m: Pick<SentimentModel, 'rows' | 'vectors' | 'scale' | 'lexicon'>,
+  doc: Tokenized,
+  words: Uint32Array,
+  sent: number,
+): typeof seen {
+  const c = seen
+  if (
+    c.doc !== doc ||
+    c.words !== words ||
+    !c.m ||
+    c.m.rows !== m.rows ||
+    c.m.vectors !== m.vectors ||
+    c.m.scale !== m.scale ||
+    c.m.lexicon !== m.lexicon
+  ) {
+    const n = doc.tokens.length
+    const ns = doc.sentences.length
+    if (c.done.length < ns) {
+      c.done = new Uint8Array(ns)
+      c.negs = new Int32Array(ns)
+    } else c.done.fill(0, 0, ns)
+    if (c.rows.length < n) {
+      c.rows = new Int32Array(n)
+      c.val = new Float64Array(n)
+      c.neg = new Uint8Array(n)
+      c.vec = new Float32Array(n * DIMS)
+    }
+    c.doc = doc
+    c.words = words
+    c.m = m
+  }
+  if (c.done[sent]) return c
+  const s = doc.sentences[sent]
+  let negated = false
+  let negs = 0
+  for (let i = s.first; i < s.last; i++) {
+    const w = words[i]
+    if (SCOPE_END_H.has(w)) negated = false
+    if (NEGATOR_H.has(w)) {
+      negated = true
+      negs++
+    }
+    c.neg[i] = negated ? 1 : 0
+    const v = m.lexicon.get(w)
+    c.val[i] = v === undefined ? NaN : v
+    const r = clusterOf(m.rows, w)
+    c.rows[i] = r
+    if (r === NO_CLUSTER) continue
+    const o = r * DIMS
+    const sc = m.scale[r]
+    const vo = i * DIMS
+    for (let j = 0; j < DIMS; j++) c.vec[vo + j] = sc * m.vectors[o + j]
+  }
+  c.negs[sent] = negs
+  c.done[sent] = 1
+  return c
+}
 
 /**
  * The network's input for a sentence with respect to target spans: averages of the word vectors
@@ -383,23 +458,18 @@ export function sentimentInput(
   // The context words the heads attend to (collected only for a model with heads, or when asked).
   const c = ctx ?? (m.heads ? context : undefined)
   if (c) c.n = 0
-  const tmp = wordVector
+  const known = sentenceWords(m, doc, words, sent)
+  const tmp = known.vec
   const s = doc.sentences[sent]
   const wsum = new Float64Array(BLOCKS.length)
   const mx = B.max * DIMS
-  let negated = false
-  let negs = 0
+  const negs = known.negs[sent]
   let lexAll = 0
   let lexNear = 0
   let t0 = Infinity
   for (const t of targets) t0 = Math.min(t0, t.first)
   for (let i = s.first; i < s.last; i++) {
-    const w = words[i]
-    if (SCOPE_END_H.has(w)) negated = false
-    if (NEGATOR_H.has(w)) {
-      negated = true
-      negs++
-    }
+    const negated = known.neg[i] === 1
     let inside = false
     let d = Infinity
     let side = 0
@@ -413,30 +483,29 @@ export function sentimentInput(
         side = 1
       }
     }
-    const v = inside ? undefined : m.lexicon.get(w)
+    const kv = known.val[i]
+    const v = inside || kv !== kv ? undefined : kv
     if (v !== undefined) {
       const val = negated ? -v : v
       lexAll += val
       if (d <= 5) lexNear += val
     }
-    const r = clusterOf(m.rows, w)
+    const r = known.rows[i]
     if (r === NO_CLUSTER) continue
-    const o = r * DIMS
-    const sc = m.scale[r]
-    for (let j = 0; j < DIMS; j++) tmp[j] = sc * m.vectors[o + j]
+    const vo = i * DIMS
     if (inside) {
-      addTo(out, B.target, tmp, 1)
+      addTo(out, B.target, tmp, 1, vo)
       wsum[B.target]++
       continue
     }
     if (c) pushContext(c, r, Math.min(d, DIST_BUCKETS) - 1 + side * DIST_BUCKETS, negated, v ? ((negated ? -1 : 1) * v) / 5 : 0)
     if (v) {
-      addTo(out, B.valence, tmp, ((negated ? -1 : 1) * v) / 5)
+      addTo(out, B.valence, tmp, ((negated ? -1 : 1) * v) / 5, vo)
       wsum[B.valence]++
     }
     // A word inside a negation scope counts only there: "was not corrupt" is not "was corrupt".
     if (negated) {
-      addTo(out, B.negated, tmp, 1)
+      addTo(out, B.negated, tmp, 1, vo)
       wsum[B.negated]++
       continue
     }
@@ -456,7 +525,7 @@ export function sentimentInput(
     const os = B.sentence * DIMS
     const od = B.distance * DIMS
     for (let j = 0; j < DIMS; j++) {
-      const x = tmp[j]
+      const x = tmp[vo + j]
       if (near >= 0) out[on + j] += x
       if (nearer >= 0) out[on2 + j] += x
       out[os + j] += x
@@ -478,9 +547,9 @@ export function sentimentInput(
   return out
 }
 
-function addTo(out: Float32Array, block: number, v: Float32Array, weight: number): void {
+function addTo(out: Float32Array, block: number, v: Float32Array, weight: number, vo = 0): void {
   const o = block * DIMS
-  for (let j = 0; j < DIMS; j++) out[o + j] += weight * v[j]
+  for (let j = 0; j < DIMS; j++) out[o + j] += weight * v[vo + j]
 }
 
 /** Class probabilities (POLARITIES order) of an input vector. */
