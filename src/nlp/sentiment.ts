@@ -358,6 +358,7 @@ export interface Span {
 let input = new Float32Array(INPUTS)
 const context = newContext()
 const alphas: Float64Array[] = []
+const weights = new Float64Array(BLOCKS.length)
 
 // What sentimentInput reads of a word whatever the targets (its row, scaled vector, valence and
 // negation scope), kept for the sentences of the last document read: a sentence holding several
@@ -461,7 +462,7 @@ export function sentimentInput(
   const known = sentenceWords(m, doc, words, sent)
   const tmp = known.vec
   const s = doc.sentences[sent]
-  const wsum = new Float64Array(BLOCKS.length)
+  const wsum = weights.fill(0)
   const mx = B.max * DIMS
   const negs = known.negs[sent]
   let lexAll = 0
@@ -469,6 +470,9 @@ export function sentimentInput(
   let t0 = Infinity
   for (const t of targets) t0 = Math.min(t0, t.first)
   for (let i = s.first; i < s.last; i++) {
+    const kv = known.val[i]
+    // A word with neither a vector nor a valence adds nothing, wherever the targets are.
+    if (kv !== kv && known.rows[i] === NO_CLUSTER) continue
     const negated = known.neg[i] === 1
     let inside = false
     let d = Infinity
@@ -483,7 +487,6 @@ export function sentimentInput(
         side = 1
       }
     }
-    const kv = known.val[i]
     const v = inside || kv !== kv ? undefined : kv
     if (v !== undefined) {
       const val = negated ? -v : v
