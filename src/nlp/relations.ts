@@ -990,39 +990,6 @@ export function pushEmployedAt(f: number[], words: Uint32Array, s: Entity, t: En
     f.push(feat(R.employ, k * 4 + who[k], tp))
     if (who[k] === 1) f.push(feat(R.employ, 100 + k * 16 + kind, tp))
   }
-  pushTitleBefore(f, words, s, t, kind, tp)
-}
-
-const TITLE_GLUE = new Set([...POSSESSIVE, fnv("'"), fnv('’')])
-
-/**
- * The organization's name, perhaps a possessive and one more word, then a role of
- * EMPLOY_CLASSES 0 to 2 right before the person's name (perhaps with a comma): "Eskom
- * chairperson Ben Ngubane", "US Airways ' CEO , Doug Parker", "The New York Times technology
- * columnist David Pogue". By class, alone and with the organization's kind (a party's or a
- * band's leader is no employee).
- */
-function pushTitleBefore(f: number[], words: Uint32Array, s: Entity, t: Entity, kind: number, tp: number): void {
-  const ends = new Set(t.mentions.map((m) => m.last))
-  let bits = 0
-  for (const m of s.mentions) {
-    let i = m.first - 1
-    if (i >= 0 && words[i] === COMMA) i--
-    const k = i >= 0 ? EMPLOY.get(words[i]) : undefined
-    if (k === undefined || k > 2) continue
-    // "chief executive": the role may be two words.
-    if (i > 0 && EMPLOY.get(words[i - 1]) === k) i--
-    // Between the name and the role: a possessive and at most one other word.
-    let other = 0
-    for (let e = i; e >= Math.max(1, i - 2); e--) {
-      if (e < i && !TITLE_GLUE.has(words[e]) && ++other > 1) break
-      if (ends.has(e)) {
-        bits |= 1 << k
-        break
-      }
-    }
-  }
-  for (let k = 0; k < 3; k++) if (bits & (1 << k)) f.push(feat(R.employ, 20 + k, tp), feat(R.employ, 200 + k * 16 + kind, tp))
 }
 
 const KIN_WORDS = new Set(
