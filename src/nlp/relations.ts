@@ -585,7 +585,6 @@ const R = {
   orgNames: 96,
   nameList: 101,
   nearerCue: 104,
-  employ: 114,
 } as const
 
 export const RELATION_BIAS = feat(R.bias, 0)
@@ -780,7 +779,6 @@ export function relationFeatures(
 
   if (places) pushPlaceNames(f, doc, s, t, places, tp)
   pushOrgNames(f, s.entity, t.entity, tp)
-  pushEmployedAt(f, words, s.entity, t.entity, anchors, tp)
 
   if (c.sent !== c.sent2) {
     // Two sentences: what each mention's neighbourhood says, and which comes first.
@@ -933,63 +931,6 @@ function pushOrgSideCues(
   const kind = orgKind(t.entity)
   const fw = forward ? 1 : 0
   for (let k = 0; k < 14; k += 2) if (bits & (1 << k)) f.push(feat(R.orgSide, k + fw, tp), feat(R.orgSide, 100 + (k + fw) * 16 + kind, tp))
-}
-
-// How an encyclopaedia states employment right before the organization's name: a role or a verb
-// of work and a preposition ("a professor at the Y", "senior editor at the Y", "worked for Y",
-// "chief executive of Y", "was hired by Y"), or "joined Y".
-const EMPLOY_CLASSES: [number, string][] = [
-  [0, 'professor lecturer dean fellow researcher teacher taught teaches teaching lectured curator'],
-  [1, 'editor columnist correspondent reporter journalist presenter producer analyst engineer employee staff consultant adviser advisor'],
-  [2, 'ceo chief executive chairman chairwoman chairperson president director manager head coach judge'],
-  [3, 'worked works working served serves serving employed hired appointed'],
-]
-const EMPLOY = wordClasses(EMPLOY_CLASSES)
-const EMPLOY_PREP = new Set(['at', 'for', 'of', 'with', 'by'].map((w) => fnv(w)))
-const JOINED = new Set(['joined', 'joining', 'rejoined'].map((w) => fnv(w)))
-const THE = fnv('the')
-
-/**
- * For a person and an organization: an employment phrase right before any mention of the
- * organization (EMPLOY_CLASSES then a preposition, perhaps "the"; or "joined", class 4), and who
- * it is said of: the nearest person before the phrase in its sentence, by name or by a resolved
- * pronoun, is this person (1), the person is elsewhere in that sentence (2), or not in it (0).
- * The pair may be in other sentences ("X is a Norwegian engineer . He worked for Aker"): the
- * phrase says it of the whole pair. By class and who; with the organization's kind when it is
- * said of this person.
- */
-export function pushEmployedAt(f: number[], words: Uint32Array, s: Entity, t: Entity, anchors: Anchor[][], tp: number): void {
-  if (s.type !== 'PER' || t.type !== 'ORG') return
-  // Per class, the best "who" found: 1 before 2 before 0; -1 none.
-  const who = [-1, -1, -1, -1, -1]
-  const rank = (v: number) => (v === 1 ? 3 : v === 2 ? 2 : v === 0 ? 1 : 0)
-  for (const m of t.mentions) {
-    let i = m.first - 1
-    if (i >= 0 && words[i] === THE) i--
-    if (i < 0) continue
-    let k = -1
-    let at = i
-    if (JOINED.has(words[i])) k = 4
-    else if (EMPLOY_PREP.has(words[i]) && i > 0) {
-      const c = EMPLOY.get(words[i - 1])
-      if (c !== undefined) {
-        k = c
-        at = i - 1
-      }
-    }
-    if (k < 0) continue
-    const sentAnchors = anchors[m.sent] ?? []
-    let nearest: Anchor | undefined
-    for (const o of sentAnchors) if (o.entity.type === 'PER' && o.last <= at && (!nearest || o.first > nearest.first)) nearest = o
-    const v = nearest?.entity === s ? 1 : sentAnchors.some((o) => o.entity === s) ? 2 : 0
-    if (rank(v) > rank(who[k])) who[k] = v
-  }
-  const kind = orgKind(t)
-  for (let k = 0; k < who.length; k++) {
-    if (who[k] < 0) continue
-    f.push(feat(R.employ, k * 4 + who[k], tp))
-    if (who[k] === 1) f.push(feat(R.employ, 100 + k * 16 + kind, tp))
-  }
 }
 
 const KIN_WORDS = new Set(
