@@ -21,6 +21,21 @@ import {
 } from '../../src/nlp/mentions.ts'
 import { rangeOf } from '../helpers/token-range.ts'
 
+type Span = Parameters<typeof splitPossessedBody>[1][number]
+
+/** What a span rule makes of `name`'s span in `text`: each resulting span as "words/TYPE". */
+function piecesOf(
+  rule: (doc: ReturnType<typeof tokenize>, spans: Span[]) => Span[],
+  text: string,
+  name: string,
+  type: Span['type'] = 'ORG',
+) {
+  const [doc, a, b] = rangeOf(text, name)
+  return rule(doc, [{ type, first: a, last: b }]).map(
+    (s) => `${text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end)}/${s.type}`,
+  )
+}
+
 t.test('a party word of another language, first or last, makes a party; one word alone does not', async (t) => {
   t.ok(foreignPartyName(...rangeOf('Erbakan founded the Refah Partisi in 1983 .', 'Refah Partisi')))
   t.ok(foreignPartyName(...rangeOf('Lévesque led the Parti Québécois to power .', 'Parti Québécois')))
@@ -252,12 +267,8 @@ t.test(
             ? 1 << GAZ_CLASSES.indexOf('city')
             : 0,
     }
-    const split = (text: string, name: string, type: EntityType = 'ORG') => {
-      const [doc, a, b] = rangeOf(text, name)
-      return splitFirmOfPlace(doc, [{ type, first: a, last: b }], ctx).map(
-        (s) => `${text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end)}/${s.type}`,
-      )
-    }
+    const split = (text: string, name: string, type: EntityType = 'ORG') =>
+      piecesOf((doc, spans) => splitFirmOfPlace(doc, spans, ctx), text, name, type)
     t.same(split('The rig was leased from Avis Bourg Co. of Folsom , La.', 'Avis Bourg Co. of Folsom'), [
       'Avis Bourg Co./ORG',
       'Folsom/LOC',
@@ -286,12 +297,8 @@ t.test("a person's name inside an organization's or a place's span before \"of\"
     george: 1 << GAZ_CLASSES.indexOf('first'),
   }
   const ctx = { gaz: (words: string[]) => g[words.join(' ')] ?? 0 }
-  const split = (text: string, name: string, type: EntityType = 'ORG') => {
-    const [doc, a, b] = rangeOf(text, name)
-    return splitPersonOf(doc, [{ type, first: a, last: b }], ctx).map(
-      (s) => `${text.slice(doc.tokens[s.first].start, doc.tokens[s.last - 1].end)}/${s.type}`,
-    )
-  }
+  const split = (text: string, name: string, type: EntityType = 'ORG') =>
+    piecesOf((doc, spans) => splitPersonOf(doc, spans, ctx), text, name, type)
   t.same(split('said Dr. Alain Farley of McGill University .', 'Dr. Alain Farley of McGill University'), [
     'Alain Farley/PER',
     'McGill University/ORG',
