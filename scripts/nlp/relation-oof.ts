@@ -1,6 +1,7 @@
 // Out-of-fold relation figures of the training log and where CoNLL04's gold triples are lost.
 // Usage: npx tsx scripts/nlp/relation-oof.ts [--seeds 20042,1] [--orders 1,3] [--buckets] [--dump file.json]
-// (--orders: the relation fits' averaged SGD orders to compare, each at every seed; default ORDERS)
+// (--orders: the relation fits' averaged SGD orders to compare, each at every seed; default ORDERS;
+// --fold-seed N: the folds of seed N at every seed, so that the seeds move only the orders)
 // (TEA_BUCKET_DOMAIN=redocred: the buckets of Re-DocRED's triples instead of CoNLL04's)
 // Tags the training sets once with the committed models and once with the three fold taggers
 // (TEA_FOLDS_DIR, else trained here), then fits the relation model as `npm run train -- --only
@@ -29,9 +30,16 @@ import { prepareFewRel } from './fewrel.ts'
 import type { PreparedDoc } from './relation-data.ts'
 
 const { values } = parseArgs({
-  options: { seeds: { type: 'string' }, orders: { type: 'string' }, buckets: { type: 'boolean' }, dump: { type: 'string' } },
+  options: {
+    seeds: { type: 'string' },
+    orders: { type: 'string' },
+    'fold-seed': { type: 'string' },
+    buckets: { type: 'boolean' },
+    dump: { type: 'string' },
+  },
 })
 const seeds = (values.seeds ?? '20042,1').split(',').map(Number)
+const foldSeed = values['fold-seed'] === undefined ? undefined : Number(values['fold-seed'])
 const orderCounts = (values.orders ?? String(ORDERS)).split(',').map(Number)
 const log = (s: string) => console.log(s)
 const models = loadEntityModels()
@@ -43,7 +51,7 @@ const dump: Record<string, unknown> = {}
 for (const orders of orderCounts)
   for (const seed of seeds) {
     const t0 = Date.now()
-    const { file, oof, all } = trainModel(docs, { seed, epochs: 15, orders, extra, heldOut })
+    const { file, oof, all } = trainModel(docs, { seed, foldSeed, epochs: 15, orders, extra, heldOut })
     log(`seed ${seed}, ${orders} orders (${Math.round((Date.now() - t0) / 1000)} s): thresholds ${JSON.stringify(file.threshold)}`)
     reportOof(
       oof,

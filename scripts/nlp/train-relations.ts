@@ -44,6 +44,8 @@ export interface TrainOptions {
   epochs: number
   /** Shuffled orders whose weights are averaged (ORDERS unless set; experiments compare counts). */
   orders?: number
+  /** The seed of the documents' split into folds, when it is to stay while `seed` moves the orders. */
+  foldSeed?: number
   log?: (s: string) => void
   /** Positives-only documents (FewRel) trained in every fit, never scored out of fold. */
   extra?: PreparedDoc[]
@@ -282,7 +284,7 @@ export function trainModel(
   const docFold = new Map<number, number>()
   shuffle(
     docs.map((_, i) => i),
-    rng(opts.seed),
+    rng(opts.foldSeed ?? opts.seed),
   ).forEach((d, k) => docFold.set(d, k % folds))
   const oof: TripleScore[] = []
   for (let f = 0; f < folds; f++) {
