@@ -1,7 +1,6 @@
 // Out-of-fold relation figures of the training log and where CoNLL04's gold triples are lost.
-// Usage: npx tsx scripts/nlp/relation-oof.ts [--seeds 20042,1] [--orders 1,3] [--buckets] [--dump file.json]
-// (--orders: the relation fits' averaged SGD orders to compare, each at every seed; default ORDERS;
-// --fold-seed N: the folds of seed N at every seed, so that the seeds move only the orders)
+// Usage: npx tsx scripts/nlp/relation-oof.ts [--seeds 20042,1] [--fold-seed N] [--buckets] [--dump file.json]
+// (--fold-seed N: the folds of seed N at every seed, so that the seeds move only the SGD order)
 // (TEA_BUCKET_DOMAIN=redocred: the buckets of Re-DocRED's triples instead of CoNLL04's)
 // Tags the training sets once with the committed models and once with the three fold taggers
 // (TEA_FOLDS_DIR, else trained here), then fits the relation model as `npm run train -- --only
@@ -15,32 +14,15 @@
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { loadEntityModels } from '../../src/nlp/index.ts'
-import {
-  EXTRA_WEIGHT,
-  ORDERS,
-  TRAIN_SETS,
-  foldTaggerDocs,
-  places,
-  prepareAll,
-  reportOof,
-  trainModel,
-  type TripleScore,
-} from './train-relations.ts'
+import { EXTRA_WEIGHT, TRAIN_SETS, foldTaggerDocs, places, prepareAll, reportOof, trainModel, type TripleScore } from './train-relations.ts'
 import { prepareFewRel } from './fewrel.ts'
 import type { PreparedDoc } from './relation-data.ts'
 
 const { values } = parseArgs({
-  options: {
-    seeds: { type: 'string' },
-    orders: { type: 'string' },
-    'fold-seed': { type: 'string' },
-    buckets: { type: 'boolean' },
-    dump: { type: 'string' },
-  },
+  options: { seeds: { type: 'string' }, 'fold-seed': { type: 'string' }, buckets: { type: 'boolean' }, dump: { type: 'string' } },
 })
 const seeds = (values.seeds ?? '20042,1').split(',').map(Number)
 const foldSeed = values['fold-seed'] === undefined ? undefined : Number(values['fold-seed'])
-const orderCounts = (values.orders ?? String(ORDERS)).split(',').map(Number)
 const log = (s: string) => console.log(s)
 const models = loadEntityModels()
 const docs = prepareAll(TRAIN_SETS, models, log)
@@ -48,20 +30,18 @@ const extra = EXTRA_WEIGHT > 0 ? prepareFewRel(models, places(), log) : []
 const { docs: heldOut } = await foldTaggerDocs(models, log)
 const dump: Record<string, unknown> = {}
 
-for (const orders of orderCounts)
-  for (const seed of seeds) {
-    const t0 = Date.now()
-    const { file, oof, all } = trainModel(docs, { seed, foldSeed, epochs: 15, orders, extra, heldOut })
-    log(`seed ${seed}, ${orders} orders (${Math.round((Date.now() - t0) / 1000)} s): thresholds ${JSON.stringify(file.threshold)}`)
-    reportOof(
-      oof,
-      docs.map((d) => d.rel),
-      log,
-    )
-    if (values.buckets) buckets(heldOut, oof, all, file.threshold)
-    const key = orderCounts.length > 1 ? `${seed}/${orders}` : String(seed)
-    dump[key] = { threshold: file.threshold, all: all.map((t) => ({ ...t, id: docs[t.doc].rel.id })) }
-  }
+for (const seed of seeds) {
+  const t0 = Date.now()
+  const { file, oof, all } = trainModel(docs, { seed, foldSeed, epochs: 15, extra, heldOut })
+  log(`seed ${seed} (${Math.round((Date.now() - t0) / 1000)} s): thresholds ${JSON.stringify(file.threshold)}`)
+  reportOof(
+    oof,
+    docs.map((d) => d.rel),
+    log,
+  )
+  if (values.buckets) buckets(heldOut, oof, all, file.threshold)
+  dump[String(seed)] = { threshold: file.threshold, all: all.map((t) => ({ ...t, id: docs[t.doc].rel.id })) }
+}
 if (values.dump) writeFileSync(values.dump, JSON.stringify(dump))
 
 function buckets(docs: PreparedDoc[], oof: TripleScore[], all: TripleScore[], threshold: Partial<Record<string, number>>): void {

@@ -42,9 +42,7 @@ export const LABELS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)
 export interface TrainOptions {
   seed: number
   epochs: number
-  /** Shuffled orders whose weights are averaged (ORDERS unless set; experiments compare counts). */
-  orders?: number
-  /** The seed of the documents' split into folds, when it is to stay while `seed` moves the orders. */
+  /** The seed of the documents' split into folds, when it is to stay while `seed` moves the SGD order. */
   foldSeed?: number
   log?: (s: string) => void
   /** Positives-only documents (FewRel) trained in every fit, never scored out of fold. */
@@ -61,7 +59,7 @@ const TYPED = new Map<number, number>()
 const TYPED_KEYS: [number, number][] = []
 const dense = new WeakMap<object, Int32Array>()
 
-export interface Sample {
+interface Sample {
   x: Int32Array
   y: number
   doc: number
@@ -69,7 +67,7 @@ export interface Sample {
   w?: number
 }
 
-export function vector(feats: number[], k: number): Int32Array {
+function vector(feats: number[], k: number): Int32Array {
   const x = new Int32Array(feats.length)
   for (let i = 0; i < feats.length; i++) {
     const key = feats[i] * 16 + k
@@ -117,41 +115,21 @@ function priors(n: number): Float64Array {
   return mu
 }
 
-// One shuffled order's weights move with its seed (CoNLL04 out-of-fold micro F1 by about ±0.01,
-// its dev set by about 0.02, and the calibration and thresholds fitted on them with it). The mean
-// of the weights of several orders over the same data and priors is one linear model of the same
-// size and cost that depends less on any one order; each order costs one more fit.
-export const ORDERS = 3
-// Order j's seed: far apart from the seeds one would pick by hand, and order 0 is the single fit.
-export const ORDER_STRIDE = 1_000_003
-
-/** The weights of `opts.orders` SGD fits over differently shuffled orders, averaged. */
-export function fit(samples: Sample[], opts: TrainOptions): Float64Array {
-  const k = opts.orders ?? ORDERS
-  const sum = new Float64Array(TYPED_KEYS.length)
-  for (let j = 0; j < k; j++) {
-    const w = fitOrder(samples, opts.epochs, opts.seed + ORDER_STRIDE * j)
-    for (let d = 0; d < sum.length; d++) sum[d] += w[d]
-  }
-  if (k > 1) for (let d = 0; d < sum.length; d++) sum[d] /= k
-  return sum
-}
-
 /** Logistic regression by SGD with L2, seeded order, weights averaged over the later epochs. */
-function fitOrder(samples: Sample[], epochs: number, seed: number): Float64Array {
+function fit(samples: Sample[], opts: TrainOptions): Float64Array {
   const n = TYPED_KEYS.length
   const mu = priors(n)
   const w = Float64Array.from(mu)
   const avg = new Float64Array(n)
-  const r = rng(seed + 1)
+  const r = rng(opts.seed + 1)
   // Positives-only samples (weighted) are mixed into the others' order, never shuffled with them.
   const order: number[] = []
   const extra: number[] = []
   samples.forEach((s, i) => (s.w === undefined ? order : extra).push(i))
-  const r2 = rng(seed + 2)
+  const r2 = rng(opts.seed + 2)
   const l2 = 1e-4
   let kept = 0
-  for (let e = 0; e < epochs; e++) {
+  for (let e = 0; e < opts.epochs; e++) {
     shuffle(order, r)
     const lr = 0.2 / (1 + e * 0.3)
     for (const i of mixIn(order, shuffle(extra, r2))) {
@@ -164,7 +142,7 @@ function fitOrder(samples: Sample[], epochs: number, seed: number): Float64Array
         w[d] += lr * (g - (mu[d] ? PRIOR_L2 * (w[d] - mu[d]) : l2 * w[d]))
       }
     }
-    if (e >= epochs / 3) {
+    if (e >= opts.epochs / 3) {
       kept++
       for (let j = 0; j < n; j++) avg[j] += w[j]
     }
