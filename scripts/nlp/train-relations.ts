@@ -42,6 +42,8 @@ export const LABELS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)
 export interface TrainOptions {
   seed: number
   epochs: number
+  /** The seed of the documents' split into folds, when it is to stay while `seed` moves the SGD order. */
+  foldSeed?: number
   log?: (s: string) => void
   /** Positives-only documents (FewRel) trained in every fit, never scored out of fold. */
   extra?: PreparedDoc[]
@@ -260,7 +262,7 @@ export function trainModel(
   const docFold = new Map<number, number>()
   shuffle(
     docs.map((_, i) => i),
-    rng(opts.seed),
+    rng(opts.foldSeed ?? opts.seed),
   ).forEach((d, k) => docFold.set(d, k % folds))
   const oof: TripleScore[] = []
   for (let f = 0; f < folds; f++) {
