@@ -141,8 +141,11 @@ const MAX_ANCHORS = 40
  */
 export function candidatePairs(anchors: Anchor[][], paragraphs: Int32Array, places?: PlaceTable): RelationCandidate[] {
   const out: RelationCandidate[] = []
-  const together = new Set<string>()
-  const pairKey = (x: Anchor, y: Anchor) => x.entity.name + '\u0000' + x.entity.type + '\u0000' + y.entity.name + '\u0000' + y.entity.type
+  // Pairs seen together, by the numbers of their entities' names and types: the pairs are
+  // tested many times over (every two first mentions of a paragraph), a name each only once.
+  const together = new Set<number>()
+  const number = entityNumbers(anchors)
+  const pairKey = (x: Anchor, y: Anchor) => number.get(x.entity)! * number.size + number.get(y.entity)!
   for (let s = 0; s < anchors.length; s++) {
     const list = anchors[s]
     if (list.length > MAX_ANCHORS) continue
@@ -193,6 +196,21 @@ export function candidatePairs(anchors: Anchor[][], paragraphs: Int32Array, plac
         out.push({ source: x, target: y, sent: x.sent, sent2: y.sent })
       }
   }
+  return out
+}
+
+/** A number per entity of the anchors, the same for two entities of one name and type. */
+function entityNumbers(anchors: Anchor[][]): Map<Entity, number> {
+  const byName = new Map<string, number>()
+  const out = new Map<Entity, number>()
+  for (const list of anchors)
+    for (const a of list) {
+      if (out.has(a.entity)) continue
+      const key = a.entity.name + '\u0000' + a.entity.type
+      let k = byName.get(key)
+      if (k === undefined) byName.set(key, (k = byName.size))
+      out.set(a.entity, k)
+    }
   return out
 }
 
