@@ -1268,6 +1268,36 @@ export function joinNicknames(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[]
 
 // What may follow a comma inside a firm's or a person's name ("Atari , Inc.", "William F. Buckley , Jr").
 const AFTER_COMMA = /^(?:Inc|Ltd|Co|Corp|LLC|L\.P|N\.A|plc|PLC|Jr|Sr|II|III|IV)\.?$/
+
+/** The separators to cut a span at (commas, or "and" before a capital), or none (see splitJoined). */
+function cutsOf(t: Token[], s: TaggedSpan): number[] {
+  const out: number[] = []
+  if (s.type === 'PER' || s.type === 'ORG') {
+    for (let i = s.first; i < s.last; i++) {
+      const w = t[i].text
+      if (w === '&' || w === '(' || w === ')' || AFTER_COMMA.test(w)) return []
+      if (w === ',' && i > s.first && i < s.last - 1) out.push(i)
+    }
+  }
+  // Two bodies: "Party of Regions and the Communist Party of Ukraine", "African Conservation
+  // Foundation and Greenpeace" (a body's word before "and", a name after it); not "Department of
+  // Health and Human Services", "Marks and Spencer" (no body's word), "Bible College and Seminary".
+  if (s.type === 'ORG' && !out.length)
+    for (let i = s.first + 2; i < s.last - 1; i++)
+      if (
+        t[i].text === 'and' &&
+        (BODY_WORD.test(t[i - 1].text) || t[i + 1].text === 'the') &&
+        holdsBody(t, s.first, i) &&
+        (holdsBody(t, i + 1, s.last) || (BODY_WORD.test(t[i - 1].text) && namedAfter(t, i + 1, s.last)))
+      )
+        out.push(i)
+  // Two titles: "Clubland and New Lace Sleeves"; not "Pride and Prejudice" (three words).
+  if (s.type === 'OBJ' && s.last - s.first > 3)
+    for (let i = s.first + 1; i < s.last - 1; i++)
+      if (t[i].text === 'and' && /^\p{Lu}/u.test(t[i + 1].text) && t[i - 1].text !== ',') out.push(i)
+  return out
+}
+
 /**
  * Names the tagger ran together, split apart. A person's or an organization's span that holds a
  * comma ("Faith No More , Rage Against the Machine", "James , Suzanne Vega"; no such span of the
@@ -1293,38 +1323,10 @@ export function splitJoined(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
     }
     return s
   })
-  /** The separators to cut the span at (commas, or "and" before a capital), or none. */
-  const cuts = (s: TaggedSpan): number[] => {
-    const out: number[] = []
-    if (s.type === 'PER' || s.type === 'ORG') {
-      for (let i = s.first; i < s.last; i++) {
-        const w = t[i].text
-        if (w === '&' || w === '(' || w === ')' || AFTER_COMMA.test(w)) return []
-        if (w === ',' && i > s.first && i < s.last - 1) out.push(i)
-      }
-    }
-    // Two bodies: "Party of Regions and the Communist Party of Ukraine", "African Conservation
-    // Foundation and Greenpeace" (a body's word before "and", a name after it); not "Department of
-    // Health and Human Services", "Marks and Spencer" (no body's word), "Bible College and Seminary".
-    if (s.type === 'ORG' && !out.length)
-      for (let i = s.first + 2; i < s.last - 1; i++)
-        if (
-          t[i].text === 'and' &&
-          (BODY_WORD.test(t[i - 1].text) || t[i + 1].text === 'the') &&
-          holdsBody(t, s.first, i) &&
-          (holdsBody(t, i + 1, s.last) || (BODY_WORD.test(t[i - 1].text) && namedAfter(t, i + 1, s.last)))
-        )
-          out.push(i)
-    // Two titles: "Clubland and New Lace Sleeves"; not "Pride and Prejudice" (three words).
-    if (s.type === 'OBJ' && s.last - s.first > 3)
-      for (let i = s.first + 1; i < s.last - 1; i++)
-        if (t[i].text === 'and' && /^\p{Lu}/u.test(t[i + 1].text) && t[i - 1].text !== ',') out.push(i)
-    return out
-  }
-  if (!spans.some((s) => cuts(s).length)) return spans
+  if (!spans.some((s) => cutsOf(t, s).length)) return spans
   const out: TaggedSpan[] = []
   for (const s of spans) {
-    const at = cuts(s)
+    const at = cutsOf(t, s)
     if (!at.length) {
       out.push(s)
       continue
@@ -1740,6 +1742,11 @@ const AFTER_KIND_NOUN = /^(?:in|of|on|near|at|and|from|for|to|who|which|that|bas
 const COPULA = /^(?:is|was)$/
 const CLAUSE_OPENER = /^(?:because|and|but|while|although|though|whereas|since|as|when|where|so)$/i
 
+/** The noun before `next` ends its phrase: the sentence ends, or `after` matches the next word (see copulaType). */
+function nounEnds(next: Token | undefined, sent: number, after: RegExp): boolean {
+  return !next || next.sent !== sent || after.test(next.text)
+}
+
 /**
  * [a, b), one to four capitalised words (joiners allowed), then perhaps a bracket or a comma, then
  * "is a" / "was an" / "is the" / "is one of the", up to four words and a noun that ends its phrase
@@ -1777,12 +1784,11 @@ export function copulaType(doc: Tokenized, a: number, b: number, ctx: RuleContex
   for (let j = k; j < Math.min(t.length, k + 5) && t[j].sent === sent; j++) {
     const w = t[j].text
     const next = t[j + 1]
-    const ends = (after: RegExp) => !next || next.sent !== sent || after.test(next.text)
     // "singer - songwriter": the noun's last part says it.
     if (next?.text === '-' && next.sent === sent) continue
-    if (COPULA_PLACE.test(w)) return ends(AFTER_PLACE_NOUN) ? 'LOC' : undefined
-    if (COPULA_ORG.test(w)) return ends(AFTER_KIND_NOUN) ? 'ORG' : undefined
-    if (COPULA_PERSON.test(w)) return ends(AFTER_KIND_NOUN) ? 'PER' : undefined
+    if (COPULA_PLACE.test(w)) return nounEnds(next, sent, AFTER_PLACE_NOUN) ? 'LOC' : undefined
+    if (COPULA_ORG.test(w)) return nounEnds(next, sent, AFTER_KIND_NOUN) ? 'ORG' : undefined
+    if (COPULA_PERSON.test(w)) return nounEnds(next, sent, AFTER_KIND_NOUN) ? 'PER' : undefined
     if (!/^[\p{L}-]+$/u.test(w) || /^(?:of|in|on|at|that|which|who|and|or|for|from|by|with)$/.test(w)) return undefined
   }
   return undefined
@@ -1910,6 +1916,11 @@ export function placeNamedBody(doc: Tokenized, a: number, b: number): boolean {
 const RELEASED = /^(?:released|rereleased|re-released|reissued|re-issued)$/
 const RELEASER_KIND = /^(?:label|network|imprint)$/
 
+/** Token k exists and is in token a's sentence. */
+function sameSent(t: Token[], a: number, k: number): boolean {
+  return k >= 0 && k < t.length && t[k].sent === t[a].sent
+}
+
 /**
  * [a, b), capitalised words or joiners, right after "released by" or "reissued by" (perhaps "the";
  * or after such a name and "and": "by Avex Trax and Avex Taiwan"), or between "the" and "label",
@@ -1918,19 +1929,18 @@ const RELEASER_KIND = /^(?:label|network|imprint)$/
 export function releaserName(doc: Tokenized, a: number, b: number): boolean {
   const t = doc.tokens
   for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !PLACE_JOINER.test(t[i].text) && t[i].text !== '/') return false
-  // Most spans have none of the cue words around them; leave before the closure below is made.
+  // Most spans have none of the cue words around them: the cheap test first.
   const before = a > 0 ? t[a - 1].text : ''
   if (before !== 'by' && before !== 'the' && before !== 'and' && !(b < t.length && RELEASER_KIND.test(t[b].text))) return false
-  const same = (k: number) => k >= 0 && k < t.length && t[k].sent === t[a].sent
   let p = a - 1
-  if (same(p) && t[p].text === 'the') p--
-  if (same(p) && same(p - 1) && t[p].text === 'by' && RELEASED.test(t[p - 1].text)) return true
-  if (same(b) && RELEASER_KIND.test(t[b].text) && same(a - 1) && /^the$/i.test(t[a - 1].text)) return true
+  if (sameSent(t, a, p) && t[p].text === 'the') p--
+  if (sameSent(t, a, p) && sameSent(t, a, p - 1) && t[p].text === 'by' && RELEASED.test(t[p - 1].text)) return true
+  if (sameSent(t, a, b) && RELEASER_KIND.test(t[b].text) && sameSent(t, a, a - 1) && /^the$/i.test(t[a - 1].text)) return true
   // The second of two labels: "by Avex Trax and Avex Taiwan".
-  if (same(p) && t[p].text === 'and') {
+  if (sameSent(t, a, p) && t[p].text === 'and') {
     let q = p - 1
-    while (same(q) && /^[\p{Lu}\p{N}]/u.test(t[q].text) && q > p - 5) q--
-    return q < p - 1 && same(q) && same(q - 1) && t[q].text === 'by' && RELEASED.test(t[q - 1].text)
+    while (sameSent(t, a, q) && /^[\p{Lu}\p{N}]/u.test(t[q].text) && q > p - 5) q--
+    return q < p - 1 && sameSent(t, a, q) && sameSent(t, a, q - 1) && t[q].text === 'by' && RELEASED.test(t[q - 1].text)
   }
   return false
 }
@@ -2612,7 +2622,6 @@ export function joinedBody(doc: Tokenized, a: number, b: number, type: EntityTyp
   const t = doc.tokens
   if (a < 1) return false
   for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !PLACE_JOINER.test(t[i].text) && t[i].text !== '.') return false
-  const same = (k: number) => k >= 0 && k < t.length && t[k].sent === t[a].sent
   // Most spans have none of the cue words before them: the cheap test first.
   const before = t[a - 1].text
   if (!/^(?:the|for|with|at|to|by|joined|joining|joins|of|club|clubs|side|sides|and|,|:)$/.test(before)) return false
@@ -2625,21 +2634,21 @@ export function joinedBody(doc: Tokenized, a: number, b: number, type: EntityTyp
   const place = (g & (GAZ_PLACE | GAZ_REGION)) !== 0
   let p = a - 1
   // The second or a later name of a list ("Metropolitano and Treze", "FC U Craiova , Dinamo București").
-  for (let n = 0; n < 6 && same(p) && (t[p].text === 'and' || t[p].text === ','); n++) {
+  for (let n = 0; n < 6 && sameSent(t, a, p) && (t[p].text === 'and' || t[p].text === ','); n++) {
     let q = p - 1
-    while (same(q) && q > p - 5 && (/^[\p{Lu}\p{N}]/u.test(t[q].text) || t[q].text === '.')) q--
+    while (sameSent(t, a, q) && q > p - 5 && (/^[\p{Lu}\p{N}]/u.test(t[q].text) || t[q].text === '.')) q--
     if (q === p - 1) return false
     p = q
   }
-  if (!same(p)) return false
-  if (t[p].text === 'the' && same(p - 1)) p--
-  if (t[p].text === ':' && same(p - 1)) p--
+  if (!sameSent(t, a, p)) return false
+  if (t[p].text === 'the' && sameSent(t, a, p - 1)) p--
+  if (t[p].text === ':' && sameSent(t, a, p - 1)) p--
   const w = t[p].text
-  const prev = same(p - 1) ? t[p - 1].text : ''
+  const prev = sameSent(t, a, p - 1) ? t[p - 1].text : ''
   if (w === 'for') return PLAYS_FOR.test(prev)
   // One plays with a person as well as with a club ("he played with Lennon"): not a person's name.
   if (w === 'with') return SIGNED_WITH.test(prev) || (/^(?:play|plays|played|playing)$/.test(prev) && type !== 'PER')
-  if (w === 'as') return prev === 'such' && same(p - 2) && CLUB_KINDS.test(t[p - 2].text)
+  if (w === 'as') return prev === 'such' && sameSent(t, a, p - 2) && CLUB_KINDS.test(t[p - 2].text)
   if (w === 'at') return /^(?:loan|spell|spells|stint)$/.test(prev)
   if (w === 'by') return /^(?:drafted)$/.test(prev)
   // A side or a club is named after its town ("sides Jarrow and Whitley Bay").
@@ -2685,6 +2694,11 @@ const MODEL_NUMBER = /^(?:\d{1,3}|\p{Lu}{1,2}\d{1,4}\p{Ll}?)$/u
 const ARTICLE = /^(?:the|a|an|its|their|new)$/i
 const QUANTITY_AFTER = /^(?:[\d%–-].*|percent|per|million|billion|points?|years?|months?|weeks?|days?|hours?|minutes?|times|to|of|and|or)$/i
 
+/** Token i, in token a's sentence, starts a quantity (QUANTITY_AFTER; see modelNumberEnd). */
+function quantityAt(t: Token[], a: number, i: number): boolean {
+  return i < t.length && t[i].sent === t[a].sent && QUANTITY_AFTER.test(t[i].text)
+}
+
 /**
  * [a, b), one or two words after an article, followed by an untagged model number ("the
  * PlayStation 5", "a Boeing 747", "the Galaxy S24"): the end of the product's name, or -1. Not a
@@ -2694,11 +2708,10 @@ const QUANTITY_AFTER = /^(?:[\d%–-].*|percent|per|million|billion|points?|year
 function modelNumberEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array): number {
   const t = doc.tokens
   if (a === 0 || !ARTICLE.test(t[a - 1].text) || t[a - 1].sent !== t[a].sent) return -1
-  const quantity = (i: number) => i < t.length && t[i].sent === t[a].sent && QUANTITY_AFTER.test(t[i].text)
   // The tagger's span may already hold the number ("the [Galaxy S24]").
-  if (b - a >= 2 && b - a <= 3 && MODEL_NUMBER.test(t[b - 1].text) && /^\p{Lu}/u.test(t[a].text) && !quantity(b)) return b
+  if (b - a >= 2 && b - a <= 3 && MODEL_NUMBER.test(t[b - 1].text) && /^\p{Lu}/u.test(t[a].text) && !quantityAt(t, a, b)) return b
   if (b - a > 2 || b >= t.length || taken[b] || t[b].sent !== t[a].sent) return -1
-  if (!MODEL_NUMBER.test(t[b].text) || quantity(b + 1)) return -1
+  if (!MODEL_NUMBER.test(t[b].text) || quantityAt(t, a, b + 1)) return -1
   return b + 1
 }
 
