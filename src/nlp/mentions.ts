@@ -1348,20 +1348,21 @@ export function splitJoined(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
  * Health and Human Services" (no body's word after "and").
  */
 export function splitBeforeBody(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
-  const t = doc.tokens
-  const at = (s: TaggedSpan): number => {
-    if (s.type !== 'ORG' || s.last >= t.length || t[s.last].text !== 'of' || t[s.last].sent !== t[s.first].sent) return -1
-    const i = s.last - 2
-    return i > s.first + 1 && t[i].text === 'and' && OF_JOIN_ORG.test(t[i + 1].text) && holdsBody(t, s.first, i) ? i : -1
-  }
-  return cutSpansAt(spans, at)
+  return cutSpansAt(doc.tokens, spans, beforeBodyAt)
+}
+
+/** Where splitBeforeBody cuts span s: the index of "and", or -1. */
+function beforeBodyAt(t: Token[], s: TaggedSpan): number {
+  if (s.type !== 'ORG' || s.last >= t.length || t[s.last].text !== 'of' || t[s.last].sent !== t[s.first].sent) return -1
+  const i = s.last - 2
+  return i > s.first + 1 && t[i].text === 'and' && OF_JOIN_ORG.test(t[i + 1].text) && holdsBody(t, s.first, i) ? i : -1
 }
 
 /** Each span for which `at` gives a token i > 0 is cut in two there, the token at i left out of both. */
-function cutSpansAt(spans: TaggedSpan[], at: (s: TaggedSpan) => number): TaggedSpan[] {
-  if (!spans.some((s) => at(s) > 0)) return spans
+function cutSpansAt(t: Token[], spans: TaggedSpan[], at: (t: Token[], s: TaggedSpan) => number): TaggedSpan[] {
+  if (!spans.some((s) => at(t, s) > 0)) return spans
   return spans.flatMap((s) => {
-    const i = at(s)
+    const i = at(t, s)
     return i > 0
       ? [
           { ...s, last: i },
@@ -1457,24 +1458,25 @@ const POSSESSING_BODY =
  * University", "Women 's Hospital" (no body's word before "'s").
  */
 export function splitPossessedBody(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
-  const t = doc.tokens
-  const at = (s: TaggedSpan): number => {
-    if (s.type !== 'ORG') return -1
-    for (let i = s.first + 1; i < s.last - 2; i++) {
-      if (!/^['’]s$/.test(t[i].text) || !POSSESSING_BODY.test(t[i - 1].text)) continue
-      if (!/^\p{Lu}/u.test(t[i + 1].text)) return -1
-      const last = t[s.last - 1].text
-      return ORG_END.test(last) ||
-        NAMED_BODY.test(last) ||
-        BODY_WORD.test(last) ||
-        /^(?:Group|Studies|Unit|Program|Programme)$/.test(last) ||
-        holdsBody(t, i + 1, s.last)
-        ? i
-        : -1
-    }
-    return -1
+  return cutSpansAt(doc.tokens, spans, possessedBodyAt)
+}
+
+/** Where splitPossessedBody cuts span s: the index of "'s", or -1. */
+function possessedBodyAt(t: Token[], s: TaggedSpan): number {
+  if (s.type !== 'ORG') return -1
+  for (let i = s.first + 1; i < s.last - 2; i++) {
+    if (!/^['’]s$/.test(t[i].text) || !POSSESSING_BODY.test(t[i - 1].text)) continue
+    if (!/^\p{Lu}/u.test(t[i + 1].text)) return -1
+    const last = t[s.last - 1].text
+    return ORG_END.test(last) ||
+      NAMED_BODY.test(last) ||
+      BODY_WORD.test(last) ||
+      /^(?:Group|Studies|Unit|Program|Programme)$/.test(last) ||
+      holdsBody(t, i + 1, s.last)
+      ? i
+      : -1
   }
-  return cutSpansAt(spans, at)
+  return -1
 }
 
 // Words of a body that make a name of it on either side of "and".
