@@ -1996,9 +1996,14 @@ export function roadNumberEnd(doc: Tokenized, a: number, b: number, type: Entity
   return -1
 }
 
+/** Token k is not taken, or taken only by a miscellaneous span (see untaggedNames). */
+function isFree(taken: Uint8Array, misc: Uint8Array, k: number): boolean {
+  return !taken[k] || misc[k] === 1
+}
+
 /** Token k is in token i's sentence and free (not a closure: untaggedRoadEnd runs for every free token). */
-function sameFree(t: Token[], i: number, free: (k: number) => boolean, k: number): boolean {
-  return k < t.length && t[k].sent === t[i].sent && free(k)
+function sameFree(t: Token[], i: number, taken: Uint8Array, misc: Uint8Array, k: number): boolean {
+  return k < t.length && t[k].sent === t[i].sent && isFree(taken, misc, k)
 }
 
 /**
@@ -2007,22 +2012,26 @@ function sameFree(t: Token[], i: number, free: (k: number) => boolean, k: number
  * "Freeway" alone, nor before a capitalised word: "Highway 61 Revisited"), or a number and Street
  * or Avenue, perhaps a quadrant ("75 Street", "41 Avenue SW"). -1 when none.
  */
-export function untaggedRoadEnd(doc: Tokenized, i: number, free: (k: number) => boolean): number {
+export function untaggedRoadEnd(doc: Tokenized, i: number, taken: Uint8Array, misc: Uint8Array): number {
   const t = doc.tokens
   // Every road's name opens with an ASCII capital or a digit; most tokens leave here (this runs
   // for every free token).
   const c = t[i].text.charCodeAt(0)
   if (!((c >= 65 && c <= 90) || (c >= 48 && c <= 57))) return -1
   let j = i
-  if (ROAD_QUALIFIER.test(t[j].text) && sameFree(t, i, free, j + 1) && NUMBERED_ROAD.test(t[j + 1].text)) j++
+  if (ROAD_QUALIFIER.test(t[j].text) && sameFree(t, i, taken, misc, j + 1) && NUMBERED_ROAD.test(t[j + 1].text)) j++
   if (/^(?:Route|Highway|Interstate|Motorway|Autobahn)$/.test(t[j].text) || j > i) {
-    if (sameFree(t, i, free, j + 1) && ROAD_NUMBER.test(t[j + 1].text) && !(sameFree(t, i, free, j + 2) && /^\p{Lu}/u.test(t[j + 2].text)))
+    if (
+      sameFree(t, i, taken, misc, j + 1) &&
+      ROAD_NUMBER.test(t[j + 1].text) &&
+      !(sameFree(t, i, taken, misc, j + 2) && /^\p{Lu}/u.test(t[j + 2].text))
+    )
       return j + 2
     return -1
   }
-  if (STREET_NUMBER.test(t[i].text) && sameFree(t, i, free, i + 1) && STREET.test(t[i + 1].text)) {
+  if (STREET_NUMBER.test(t[i].text) && sameFree(t, i, taken, misc, i + 1) && STREET.test(t[i + 1].text)) {
     if (i > 0 && t[i - 1].sent === t[i].sent && /^\p{Lu}/u.test(t[i - 1].text) && t[i - 1].text !== 'I') return -1
-    return sameFree(t, i, free, i + 2) && QUADRANT.test(t[i + 2].text) ? i + 3 : i + 2
+    return sameFree(t, i, taken, misc, i + 2) && QUADRANT.test(t[i + 2].text) ? i + 3 : i + 2
   }
   return -1
 }
@@ -2435,12 +2444,10 @@ function bookOfName(doc: Tokenized, a: number, b: number): boolean {
 function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array, ctx: RuleContext): Mention[] {
   const t = doc.tokens
   const out: Mention[] = []
-  // Made once, not for every token (a closure per token was 2% of the engine's time under tsx).
-  const free = (k: number) => !taken[k] || misc[k] === 1
   for (let i = 0; i + 1 < t.length; i++) {
     // "Interstate 680", "State Highway 82", "75 Street": a road named by its number (its words
     // may be inside a miscellaneous span: "41 Avenue SW to 33 Street NE").
-    const r = free(i) ? untaggedRoadEnd(doc, i, free) : -1
+    const r = isFree(taken, misc, i) ? untaggedRoadEnd(doc, i, taken, misc) : -1
     if (r > 0) {
       out.push({ ...mentionFromTokens(doc.text, t, i, r, 'LOC'), stated: true })
       for (let k = i; k < r; k++) taken[k] = 1
@@ -2464,12 +2471,12 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array, ctx:
       continue
     }
     // A name the tagger called miscellaneous before ", N.M." is a place all the same.
-    if (t[i].text === ',' && i > 0 && stateAbbrAt(doc, i + 1) && free(i - 1)) {
+    if (t[i].text === ',' && i > 0 && stateAbbrAt(doc, i + 1) && isFree(taken, misc, i - 1)) {
       let a = i
       while (
         a > 0 &&
         i - a < 3 &&
-        free(a - 1) &&
+        isFree(taken, misc, a - 1) &&
         t[a - 1].sent === t[i].sent &&
         TITLE_CASE.test(t[a - 1].text) &&
         !NOT_NAME_START.test(t[a - 1].text) &&
@@ -2484,7 +2491,7 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array, ctx:
       if (a === i) continue
       // Stated by the layout, as for a tagged name before one.
       out.push({ ...mentionFromTokens(doc.text, t, a, i, 'LOC'), stated: true })
-      if (free(i + 1)) out.push({ ...mentionFromTokens(doc.text, t, i + 1, i + 2, 'LOC'), stated: true })
+      if (isFree(taken, misc, i + 1)) out.push({ ...mentionFromTokens(doc.text, t, i + 1, i + 2, 'LOC'), stated: true })
       for (let k = a; k < i + 2; k++) taken[k] = 1
     }
   }
