@@ -88,7 +88,8 @@ function vectorScores(v: VectorTable): VectorScores | undefined {
 function wordMajor(table: Int8Array, words: number): Int8Array {
   const out = new Int8Array(table.length)
   for (let p = 0; p < VECTOR_POSITIONS; p++)
-    for (let r = 0; r < words; r++) out.set(table.subarray((p * words + r) * NTAGS, (p * words + r + 1) * NTAGS), (r * VECTOR_POSITIONS + p) * NTAGS)
+    for (let r = 0; r < words; r++)
+      out.set(table.subarray((p * words + r) * NTAGS, (p * words + r + 1) * NTAGS), (r * VECTOR_POSITIONS + p) * NTAGS)
   return out
 }
 
