@@ -1066,7 +1066,7 @@ export function joinForNames(doc: Tokenized, mentions: Mention[]): Mention[] {
     for (let i = n.first; i < n.last; i++) if (BODY_WORD.test(t[i].text)) return false
     return !foreignPartyName(doc, n.first, n.last)
   }
-  return joinAdjacent(doc, mentions, (m, n) => (joins(m, n) ? 'ORG' : undefined))
+  return joinAdjacent(doc, mentions, (_, m, n) => (joins(m, n) ? 'ORG' : undefined))
 }
 
 // Verbs and nouns of authorship right before a work's title ("author of Shishupala Vadha", "he
@@ -1381,23 +1381,9 @@ function cutSpansAt(t: Token[], spans: TaggedSpan[], at: (t: Token[], s: TaggedS
  */
 export function splitFirmOfPlace(doc: Tokenized, spans: TaggedSpan[], ctx: RuleContext): TaggedSpan[] {
   const t = doc.tokens
-  const at = (s: TaggedSpan): number => {
-    if (s.type === 'MISC') return -1
-    for (let i = s.first + 2; i < s.last - 1; i++) {
-      if (t[i].text !== 'of' || !(FIRM_END.test(t[i - 1].text) || /^Co\.?$/.test(t[i - 1].text))) continue
-      if (s.last - i - 1 > 3) return -1
-      const ws: string[] = []
-      for (let k = i + 1; k < s.last; k++) {
-        if (!/^\p{Lu}\p{Ll}*(?:\p{Lu}\p{Ll}+)?\.?$/u.test(t[k].text)) return -1
-        ws.push(t[k].text.toLowerCase())
-      }
-      return ctx.gaz(ws) & GAZ_COUNTRY ? -1 : i
-    }
-    return -1
-  }
-  if (!spans.some((s) => at(s) > 0)) return spans
+  if (!spans.some((s) => firmOfPlaceAt(t, ctx, s) > 0)) return spans
   return spans.flatMap((s) => {
-    const i = at(s)
+    const i = firmOfPlaceAt(t, ctx, s)
     return i > 0
       ? [
           { ...s, last: i, type: 'ORG' as const },
@@ -1405,6 +1391,22 @@ export function splitFirmOfPlace(doc: Tokenized, spans: TaggedSpan[], ctx: RuleC
         ]
       : [s]
   })
+}
+
+/** Where splitFirmOfPlace cuts span s: the index of "of", or -1. */
+function firmOfPlaceAt(t: Token[], ctx: RuleContext, s: TaggedSpan): number {
+  if (s.type === 'MISC') return -1
+  for (let i = s.first + 2; i < s.last - 1; i++) {
+    if (t[i].text !== 'of' || !(FIRM_END.test(t[i - 1].text) || /^Co\.?$/.test(t[i - 1].text))) continue
+    if (s.last - i - 1 > 3) return -1
+    const ws: string[] = []
+    for (let k = i + 1; k < s.last; k++) {
+      if (!/^\p{Lu}\p{Ll}*(?:\p{Lu}\p{Ll}+)?\.?$/u.test(t[k].text)) return -1
+      ws.push(t[k].text.toLowerCase())
+    }
+    return ctx.gaz(ws) & GAZ_COUNTRY ? -1 : i
+  }
+  return -1
 }
 
 const NAME_TOKEN = /^(?:\p{Lu}\p{Ll}+|\p{Lu}\.)$/u
@@ -2105,18 +2107,19 @@ const OF_JOIN_LOC = /^(?:Republic|States|Kingdom|Province|Duchy|Principality|Com
  * "Princess Helen of Greece"), nor a person after "of" ("Prince Eugene of Savoy" stays two).
  */
 export function joinOfNames(doc: Tokenized, mentions: Mention[]): Mention[] {
-  const t = doc.tokens
-  const joins = (m: Mention, n: Mention | undefined): EntityType | undefined => {
-    if (!n || n.first !== m.last + 1 || t[m.last].text !== 'of' || n.sent !== m.sent || (n.type !== 'LOC' && n.type !== 'ORG'))
-      return undefined
-    if (m.type === 'OBJ' || !/^\p{Lu}/u.test(t[m.first].text) || PERSON_TITLE.test(t[m.first].text) || RULER_TITLE.test(t[m.first].text))
-      return undefined
-    // "[University of Groningen and University] of [Twente]": two names already run together.
-    for (let i = m.first; i < m.last; i++) if (t[i].text === 'and' || t[i].text === ',') return undefined
-    const head = t[m.last - 1].text
-    return OF_JOIN_LOC.test(head) ? 'LOC' : OF_JOIN_ORG.test(head) ? 'ORG' : undefined
-  }
-  return joinAdjacent(doc, mentions, joins)
+  return joinAdjacent(doc, mentions, ofJoin)
+}
+
+/** The type of the name joinOfNames makes of m, "of" and n, or undefined. */
+function ofJoin(t: Token[], m: Mention, n: Mention | undefined): EntityType | undefined {
+  if (!n || n.first !== m.last + 1 || t[m.last].text !== 'of' || n.sent !== m.sent || (n.type !== 'LOC' && n.type !== 'ORG'))
+    return undefined
+  if (m.type === 'OBJ' || !/^\p{Lu}/u.test(t[m.first].text) || PERSON_TITLE.test(t[m.first].text) || RULER_TITLE.test(t[m.first].text))
+    return undefined
+  // "[University of Groningen and University] of [Twente]": two names already run together.
+  for (let i = m.first; i < m.last; i++) if (t[i].text === 'and' || t[i].text === ',') return undefined
+  const head = t[m.last - 1].text
+  return OF_JOIN_LOC.test(head) ? 'LOC' : OF_JOIN_ORG.test(head) ? 'ORG' : undefined
 }
 
 /**
@@ -2126,13 +2129,14 @@ export function joinOfNames(doc: Tokenized, mentions: Mention[]): Mention[] {
 function joinAdjacent(
   doc: Tokenized,
   mentions: Mention[],
-  joins: (m: Mention, n: Mention | undefined) => EntityType | undefined,
+  joins: (t: Token[], m: Mention, n: Mention | undefined) => EntityType | undefined,
 ): Mention[] {
-  if (!mentions.some((m, i) => joins(m, mentions[i + 1]))) return mentions
+  const t = doc.tokens
+  if (!mentions.some((m, i) => joins(t, m, mentions[i + 1]))) return mentions
   const out: Mention[] = []
   for (let i = 0; i < mentions.length; i++) {
     const m = mentions[i]
-    const type = joins(m, mentions[i + 1])
+    const type = joins(t, m, mentions[i + 1])
     if (!type) {
       out.push(m)
       continue
@@ -2168,7 +2172,7 @@ export function joinCampus(doc: Tokenized, mentions: Mention[], ctx: RuleContext
     for (let i = n.first; i < n.last; i++) if (!TITLE_CASE.test(t[i].text)) return false
     return !(n.last < t.length && t[n.last].sent === n.sent && /^\p{Lu}/u.test(t[n.last].text))
   }
-  return joinAdjacent(doc, mentions, (m, n) => (joins(m, n) ? 'ORG' : undefined))
+  return joinAdjacent(doc, mentions, (_, m, n) => (joins(m, n) ? 'ORG' : undefined))
 }
 
 const AWARD_END = /^(?:Award|Awards|Prize|Prizes)$/
