@@ -297,7 +297,7 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
       i = j
     }
   }
-  // Most documents have neither: no look-up per token then.
+  // Many documents have neither: no look-up per token then.
   if (surnames.size)
     for (let i = 0; i < n; i++) {
       if (surnames.has(info.lower[i])) info.docSurname[i] = 1
