@@ -29,11 +29,13 @@ export function salienceTotal(entities: readonly Entity[]): number {
  */
 export function entityDetail(text: string, e: Entity, total: number): EntityDetail {
   const mentions: MentionSpan[] = []
-  const seen = new Set<string>()
+  // Spans by number (start × (length + 1) + end), not by a string made for each mention.
+  const seen = new Set<number>()
+  const stride = text.length + 1
   for (const m of e.mentions) {
     const [start, end] = codePointSpan(text, m.start, m.end)
-    if (end <= start || seen.has(`${start}:${end}`)) continue
-    seen.add(`${start}:${end}`)
+    if (end <= start || seen.has(start * stride + end)) continue
+    seen.add(start * stride + end)
     mentions.push({ start, end, kind: spellsName(e, text.slice(start, end)) ? 'name' : 'alias' })
   }
   mentions.sort((a, b) => a.start - b.start || a.end - b.end)

@@ -162,8 +162,16 @@ const DATELINE_END = /^(?:_|--|—|–)$/
 
 /** Whether `offset` opens a line: a line break, maybe with spaces, just before it. */
 function opensLine(text: string, offset: number): boolean {
-  return /\n\s*$/.test(text.slice(Math.max(0, offset - 3), offset))
+  // As /\n\s*$/ on the three characters before `offset`, without a slice and a match for
+  // every token of every text: back from `offset`, white space up to a line break.
+  for (let k = offset - 1; k >= Math.max(0, offset - 3); k--) {
+    const c = text.charCodeAt(k)
+    if (c === 10) return true
+    if (!(c === 32 || (c >= 9 && c <= 13) || (c > 127 && WHITE.test(text[k])))) return false
+  }
+  return false
 }
+const WHITE = /\s/
 
 /** The agency's name in brackets from `open` ("(" XINHUA ")", "(" ITAR - TASS ")"): the index of ")", or -1. */
 function bracketedAgency(doc: Tokenized, open: number): number {

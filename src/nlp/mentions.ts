@@ -1066,7 +1066,7 @@ export function joinForNames(doc: Tokenized, mentions: Mention[]): Mention[] {
     for (let i = n.first; i < n.last; i++) if (BODY_WORD.test(t[i].text)) return false
     return !foreignPartyName(doc, n.first, n.last)
   }
-  return joinAdjacent(doc, mentions, (m, n) => (joins(m, n) ? 'ORG' : undefined))
+  return joinAdjacent(doc, mentions, (_, m, n) => (joins(m, n) ? 'ORG' : undefined))
 }
 
 // Verbs and nouns of authorship right before a work's title ("author of Shishupala Vadha", "he
@@ -1268,6 +1268,36 @@ export function joinNicknames(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[]
 
 // What may follow a comma inside a firm's or a person's name ("Atari , Inc.", "William F. Buckley , Jr").
 const AFTER_COMMA = /^(?:Inc|Ltd|Co|Corp|LLC|L\.P|N\.A|plc|PLC|Jr|Sr|II|III|IV)\.?$/
+
+/** The separators to cut a span at (commas, or "and" before a capital), or none (see splitJoined). */
+function cutsOf(t: Token[], s: TaggedSpan): number[] {
+  const out: number[] = []
+  if (s.type === 'PER' || s.type === 'ORG') {
+    for (let i = s.first; i < s.last; i++) {
+      const w = t[i].text
+      if (w === '&' || w === '(' || w === ')' || AFTER_COMMA.test(w)) return []
+      if (w === ',' && i > s.first && i < s.last - 1) out.push(i)
+    }
+  }
+  // Two bodies: "Party of Regions and the Communist Party of Ukraine", "African Conservation
+  // Foundation and Greenpeace" (a body's word before "and", a name after it); not "Department of
+  // Health and Human Services", "Marks and Spencer" (no body's word), "Bible College and Seminary".
+  if (s.type === 'ORG' && !out.length)
+    for (let i = s.first + 2; i < s.last - 1; i++)
+      if (
+        t[i].text === 'and' &&
+        (BODY_WORD.test(t[i - 1].text) || t[i + 1].text === 'the') &&
+        holdsBody(t, s.first, i) &&
+        (holdsBody(t, i + 1, s.last) || (BODY_WORD.test(t[i - 1].text) && namedAfter(t, i + 1, s.last)))
+      )
+        out.push(i)
+  // Two titles: "Clubland and New Lace Sleeves"; not "Pride and Prejudice" (three words).
+  if (s.type === 'OBJ' && s.last - s.first > 3)
+    for (let i = s.first + 1; i < s.last - 1; i++)
+      if (t[i].text === 'and' && /^\p{Lu}/u.test(t[i + 1].text) && t[i - 1].text !== ',') out.push(i)
+  return out
+}
+
 /**
  * Names the tagger ran together, split apart. A person's or an organization's span that holds a
  * comma ("Faith No More , Rage Against the Machine", "James , Suzanne Vega"; no such span of the
@@ -1293,38 +1323,10 @@ export function splitJoined(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
     }
     return s
   })
-  /** The separators to cut the span at (commas, or "and" before a capital), or none. */
-  const cuts = (s: TaggedSpan): number[] => {
-    const out: number[] = []
-    if (s.type === 'PER' || s.type === 'ORG') {
-      for (let i = s.first; i < s.last; i++) {
-        const w = t[i].text
-        if (w === '&' || w === '(' || w === ')' || AFTER_COMMA.test(w)) return []
-        if (w === ',' && i > s.first && i < s.last - 1) out.push(i)
-      }
-    }
-    // Two bodies: "Party of Regions and the Communist Party of Ukraine", "African Conservation
-    // Foundation and Greenpeace" (a body's word before "and", a name after it); not "Department of
-    // Health and Human Services", "Marks and Spencer" (no body's word), "Bible College and Seminary".
-    if (s.type === 'ORG' && !out.length)
-      for (let i = s.first + 2; i < s.last - 1; i++)
-        if (
-          t[i].text === 'and' &&
-          (BODY_WORD.test(t[i - 1].text) || t[i + 1].text === 'the') &&
-          holdsBody(t, s.first, i) &&
-          (holdsBody(t, i + 1, s.last) || (BODY_WORD.test(t[i - 1].text) && namedAfter(t, i + 1, s.last)))
-        )
-          out.push(i)
-    // Two titles: "Clubland and New Lace Sleeves"; not "Pride and Prejudice" (three words).
-    if (s.type === 'OBJ' && s.last - s.first > 3)
-      for (let i = s.first + 1; i < s.last - 1; i++)
-        if (t[i].text === 'and' && /^\p{Lu}/u.test(t[i + 1].text) && t[i - 1].text !== ',') out.push(i)
-    return out
-  }
-  if (!spans.some((s) => cuts(s).length)) return spans
+  if (!spans.some((s) => cutsOf(t, s).length)) return spans
   const out: TaggedSpan[] = []
   for (const s of spans) {
-    const at = cuts(s)
+    const at = cutsOf(t, s)
     if (!at.length) {
       out.push(s)
       continue
@@ -1346,20 +1348,21 @@ export function splitJoined(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
  * Health and Human Services" (no body's word after "and").
  */
 export function splitBeforeBody(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
-  const t = doc.tokens
-  const at = (s: TaggedSpan): number => {
-    if (s.type !== 'ORG' || s.last >= t.length || t[s.last].text !== 'of' || t[s.last].sent !== t[s.first].sent) return -1
-    const i = s.last - 2
-    return i > s.first + 1 && t[i].text === 'and' && OF_JOIN_ORG.test(t[i + 1].text) && holdsBody(t, s.first, i) ? i : -1
-  }
-  return cutSpansAt(spans, at)
+  return cutSpansAt(doc.tokens, spans, beforeBodyAt)
+}
+
+/** Where splitBeforeBody cuts span s: the index of "and", or -1. */
+function beforeBodyAt(t: Token[], s: TaggedSpan): number {
+  if (s.type !== 'ORG' || s.last >= t.length || t[s.last].text !== 'of' || t[s.last].sent !== t[s.first].sent) return -1
+  const i = s.last - 2
+  return i > s.first + 1 && t[i].text === 'and' && OF_JOIN_ORG.test(t[i + 1].text) && holdsBody(t, s.first, i) ? i : -1
 }
 
 /** Each span for which `at` gives a token i > 0 is cut in two there, the token at i left out of both. */
-function cutSpansAt(spans: TaggedSpan[], at: (s: TaggedSpan) => number): TaggedSpan[] {
-  if (!spans.some((s) => at(s) > 0)) return spans
+function cutSpansAt(t: Token[], spans: TaggedSpan[], at: (t: Token[], s: TaggedSpan) => number): TaggedSpan[] {
+  if (!spans.some((s) => at(t, s) > 0)) return spans
   return spans.flatMap((s) => {
-    const i = at(s)
+    const i = at(t, s)
     return i > 0
       ? [
           { ...s, last: i },
@@ -1378,23 +1381,9 @@ function cutSpansAt(spans: TaggedSpan[], at: (s: TaggedSpan) => number): TaggedS
  */
 export function splitFirmOfPlace(doc: Tokenized, spans: TaggedSpan[], ctx: RuleContext): TaggedSpan[] {
   const t = doc.tokens
-  const at = (s: TaggedSpan): number => {
-    if (s.type === 'MISC') return -1
-    for (let i = s.first + 2; i < s.last - 1; i++) {
-      if (t[i].text !== 'of' || !(FIRM_END.test(t[i - 1].text) || /^Co\.?$/.test(t[i - 1].text))) continue
-      if (s.last - i - 1 > 3) return -1
-      const ws: string[] = []
-      for (let k = i + 1; k < s.last; k++) {
-        if (!/^\p{Lu}\p{Ll}*(?:\p{Lu}\p{Ll}+)?\.?$/u.test(t[k].text)) return -1
-        ws.push(t[k].text.toLowerCase())
-      }
-      return ctx.gaz(ws) & GAZ_COUNTRY ? -1 : i
-    }
-    return -1
-  }
-  if (!spans.some((s) => at(s) > 0)) return spans
+  if (!spans.some((s) => firmOfPlaceAt(t, ctx, s) > 0)) return spans
   return spans.flatMap((s) => {
-    const i = at(s)
+    const i = firmOfPlaceAt(t, ctx, s)
     return i > 0
       ? [
           { ...s, last: i, type: 'ORG' as const },
@@ -1402,6 +1391,22 @@ export function splitFirmOfPlace(doc: Tokenized, spans: TaggedSpan[], ctx: RuleC
         ]
       : [s]
   })
+}
+
+/** Where splitFirmOfPlace cuts span s: the index of "of", or -1. */
+function firmOfPlaceAt(t: Token[], ctx: RuleContext, s: TaggedSpan): number {
+  if (s.type === 'MISC') return -1
+  for (let i = s.first + 2; i < s.last - 1; i++) {
+    if (t[i].text !== 'of' || !(FIRM_END.test(t[i - 1].text) || /^Co\.?$/.test(t[i - 1].text))) continue
+    if (s.last - i - 1 > 3) return -1
+    const ws: string[] = []
+    for (let k = i + 1; k < s.last; k++) {
+      if (!/^\p{Lu}\p{Ll}*(?:\p{Lu}\p{Ll}+)?\.?$/u.test(t[k].text)) return -1
+      ws.push(t[k].text.toLowerCase())
+    }
+    return ctx.gaz(ws) & GAZ_COUNTRY ? -1 : i
+  }
+  return -1
 }
 
 const NAME_TOKEN = /^(?:\p{Lu}\p{Ll}+|\p{Lu}\.)$/u
@@ -1455,24 +1460,25 @@ const POSSESSING_BODY =
  * University", "Women 's Hospital" (no body's word before "'s").
  */
 export function splitPossessedBody(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
-  const t = doc.tokens
-  const at = (s: TaggedSpan): number => {
-    if (s.type !== 'ORG') return -1
-    for (let i = s.first + 1; i < s.last - 2; i++) {
-      if (!/^['’]s$/.test(t[i].text) || !POSSESSING_BODY.test(t[i - 1].text)) continue
-      if (!/^\p{Lu}/u.test(t[i + 1].text)) return -1
-      const last = t[s.last - 1].text
-      return ORG_END.test(last) ||
-        NAMED_BODY.test(last) ||
-        BODY_WORD.test(last) ||
-        /^(?:Group|Studies|Unit|Program|Programme)$/.test(last) ||
-        holdsBody(t, i + 1, s.last)
-        ? i
-        : -1
-    }
-    return -1
+  return cutSpansAt(doc.tokens, spans, possessedBodyAt)
+}
+
+/** Where splitPossessedBody cuts span s: the index of "'s", or -1. */
+function possessedBodyAt(t: Token[], s: TaggedSpan): number {
+  if (s.type !== 'ORG') return -1
+  for (let i = s.first + 1; i < s.last - 2; i++) {
+    if (!/^['’]s$/.test(t[i].text) || !POSSESSING_BODY.test(t[i - 1].text)) continue
+    if (!/^\p{Lu}/u.test(t[i + 1].text)) return -1
+    const last = t[s.last - 1].text
+    return ORG_END.test(last) ||
+      NAMED_BODY.test(last) ||
+      BODY_WORD.test(last) ||
+      /^(?:Group|Studies|Unit|Program|Programme)$/.test(last) ||
+      holdsBody(t, i + 1, s.last)
+      ? i
+      : -1
   }
-  return cutSpansAt(spans, at)
+  return -1
 }
 
 // Words of a body that make a name of it on either side of "and".
@@ -1740,6 +1746,11 @@ const AFTER_KIND_NOUN = /^(?:in|of|on|near|at|and|from|for|to|who|which|that|bas
 const COPULA = /^(?:is|was)$/
 const CLAUSE_OPENER = /^(?:because|and|but|while|although|though|whereas|since|as|when|where|so)$/i
 
+/** The noun before `next` ends its phrase: the sentence ends, or `after` matches the next word (see copulaType). */
+function nounEnds(next: Token | undefined, sent: number, after: RegExp): boolean {
+  return !next || next.sent !== sent || after.test(next.text)
+}
+
 /**
  * [a, b), one to four capitalised words (joiners allowed), then perhaps a bracket or a comma, then
  * "is a" / "was an" / "is the" / "is one of the", up to four words and a noun that ends its phrase
@@ -1777,12 +1788,11 @@ export function copulaType(doc: Tokenized, a: number, b: number, ctx: RuleContex
   for (let j = k; j < Math.min(t.length, k + 5) && t[j].sent === sent; j++) {
     const w = t[j].text
     const next = t[j + 1]
-    const ends = (after: RegExp) => !next || next.sent !== sent || after.test(next.text)
     // "singer - songwriter": the noun's last part says it.
     if (next?.text === '-' && next.sent === sent) continue
-    if (COPULA_PLACE.test(w)) return ends(AFTER_PLACE_NOUN) ? 'LOC' : undefined
-    if (COPULA_ORG.test(w)) return ends(AFTER_KIND_NOUN) ? 'ORG' : undefined
-    if (COPULA_PERSON.test(w)) return ends(AFTER_KIND_NOUN) ? 'PER' : undefined
+    if (COPULA_PLACE.test(w)) return nounEnds(next, sent, AFTER_PLACE_NOUN) ? 'LOC' : undefined
+    if (COPULA_ORG.test(w)) return nounEnds(next, sent, AFTER_KIND_NOUN) ? 'ORG' : undefined
+    if (COPULA_PERSON.test(w)) return nounEnds(next, sent, AFTER_KIND_NOUN) ? 'PER' : undefined
     if (!/^[\p{L}-]+$/u.test(w) || /^(?:of|in|on|at|that|which|who|and|or|for|from|by|with)$/.test(w)) return undefined
   }
   return undefined
@@ -1910,6 +1920,11 @@ export function placeNamedBody(doc: Tokenized, a: number, b: number): boolean {
 const RELEASED = /^(?:released|rereleased|re-released|reissued|re-issued)$/
 const RELEASER_KIND = /^(?:label|network|imprint)$/
 
+/** Token k exists and is in token a's sentence. */
+function sameSent(t: Token[], a: number, k: number): boolean {
+  return k >= 0 && k < t.length && t[k].sent === t[a].sent
+}
+
 /**
  * [a, b), capitalised words or joiners, right after "released by" or "reissued by" (perhaps "the";
  * or after such a name and "and": "by Avex Trax and Avex Taiwan"), or between "the" and "label",
@@ -1918,19 +1933,18 @@ const RELEASER_KIND = /^(?:label|network|imprint)$/
 export function releaserName(doc: Tokenized, a: number, b: number): boolean {
   const t = doc.tokens
   for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !PLACE_JOINER.test(t[i].text) && t[i].text !== '/') return false
-  // Most spans have none of the cue words around them; leave before the closure below is made.
+  // Most spans have none of the cue words around them: the cheap test first.
   const before = a > 0 ? t[a - 1].text : ''
   if (before !== 'by' && before !== 'the' && before !== 'and' && !(b < t.length && RELEASER_KIND.test(t[b].text))) return false
-  const same = (k: number) => k >= 0 && k < t.length && t[k].sent === t[a].sent
   let p = a - 1
-  if (same(p) && t[p].text === 'the') p--
-  if (same(p) && same(p - 1) && t[p].text === 'by' && RELEASED.test(t[p - 1].text)) return true
-  if (same(b) && RELEASER_KIND.test(t[b].text) && same(a - 1) && /^the$/i.test(t[a - 1].text)) return true
+  if (sameSent(t, a, p) && t[p].text === 'the') p--
+  if (sameSent(t, a, p) && sameSent(t, a, p - 1) && t[p].text === 'by' && RELEASED.test(t[p - 1].text)) return true
+  if (sameSent(t, a, b) && RELEASER_KIND.test(t[b].text) && sameSent(t, a, a - 1) && /^the$/i.test(t[a - 1].text)) return true
   // The second of two labels: "by Avex Trax and Avex Taiwan".
-  if (same(p) && t[p].text === 'and') {
+  if (sameSent(t, a, p) && t[p].text === 'and') {
     let q = p - 1
-    while (same(q) && /^[\p{Lu}\p{N}]/u.test(t[q].text) && q > p - 5) q--
-    return q < p - 1 && same(q) && same(q - 1) && t[q].text === 'by' && RELEASED.test(t[q - 1].text)
+    while (sameSent(t, a, q) && /^[\p{Lu}\p{N}]/u.test(t[q].text) && q > p - 5) q--
+    return q < p - 1 && sameSent(t, a, q) && sameSent(t, a, q - 1) && t[q].text === 'by' && RELEASED.test(t[q - 1].text)
   }
   return false
 }
@@ -1984,9 +1998,14 @@ export function roadNumberEnd(doc: Tokenized, a: number, b: number, type: Entity
   return -1
 }
 
+/** Token k is not taken, or taken only by a miscellaneous span (see untaggedNames). */
+function isFree(taken: Uint8Array, misc: Uint8Array, k: number): boolean {
+  return !taken[k] || misc[k] === 1
+}
+
 /** Token k is in token i's sentence and free (not a closure: untaggedRoadEnd runs for every free token). */
-function sameFree(t: Token[], i: number, free: (k: number) => boolean, k: number): boolean {
-  return k < t.length && t[k].sent === t[i].sent && free(k)
+function sameFree(t: Token[], i: number, taken: Uint8Array, misc: Uint8Array, k: number): boolean {
+  return k < t.length && t[k].sent === t[i].sent && isFree(taken, misc, k)
 }
 
 /**
@@ -1995,22 +2014,26 @@ function sameFree(t: Token[], i: number, free: (k: number) => boolean, k: number
  * "Freeway" alone, nor before a capitalised word: "Highway 61 Revisited"), or a number and Street
  * or Avenue, perhaps a quadrant ("75 Street", "41 Avenue SW"). -1 when none.
  */
-export function untaggedRoadEnd(doc: Tokenized, i: number, free: (k: number) => boolean): number {
+export function untaggedRoadEnd(doc: Tokenized, i: number, taken: Uint8Array, misc: Uint8Array): number {
   const t = doc.tokens
   // Every road's name opens with an ASCII capital or a digit; most tokens leave here (this runs
   // for every free token).
   const c = t[i].text.charCodeAt(0)
   if (!((c >= 65 && c <= 90) || (c >= 48 && c <= 57))) return -1
   let j = i
-  if (ROAD_QUALIFIER.test(t[j].text) && sameFree(t, i, free, j + 1) && NUMBERED_ROAD.test(t[j + 1].text)) j++
+  if (ROAD_QUALIFIER.test(t[j].text) && sameFree(t, i, taken, misc, j + 1) && NUMBERED_ROAD.test(t[j + 1].text)) j++
   if (/^(?:Route|Highway|Interstate|Motorway|Autobahn)$/.test(t[j].text) || j > i) {
-    if (sameFree(t, i, free, j + 1) && ROAD_NUMBER.test(t[j + 1].text) && !(sameFree(t, i, free, j + 2) && /^\p{Lu}/u.test(t[j + 2].text)))
+    if (
+      sameFree(t, i, taken, misc, j + 1) &&
+      ROAD_NUMBER.test(t[j + 1].text) &&
+      !(sameFree(t, i, taken, misc, j + 2) && /^\p{Lu}/u.test(t[j + 2].text))
+    )
       return j + 2
     return -1
   }
-  if (STREET_NUMBER.test(t[i].text) && sameFree(t, i, free, i + 1) && STREET.test(t[i + 1].text)) {
+  if (STREET_NUMBER.test(t[i].text) && sameFree(t, i, taken, misc, i + 1) && STREET.test(t[i + 1].text)) {
     if (i > 0 && t[i - 1].sent === t[i].sent && /^\p{Lu}/u.test(t[i - 1].text) && t[i - 1].text !== 'I') return -1
-    return sameFree(t, i, free, i + 2) && QUADRANT.test(t[i + 2].text) ? i + 3 : i + 2
+    return sameFree(t, i, taken, misc, i + 2) && QUADRANT.test(t[i + 2].text) ? i + 3 : i + 2
   }
   return -1
 }
@@ -2084,18 +2107,19 @@ const OF_JOIN_LOC = /^(?:Republic|States|Kingdom|Province|Duchy|Principality|Com
  * "Princess Helen of Greece"), nor a person after "of" ("Prince Eugene of Savoy" stays two).
  */
 export function joinOfNames(doc: Tokenized, mentions: Mention[]): Mention[] {
-  const t = doc.tokens
-  const joins = (m: Mention, n: Mention | undefined): EntityType | undefined => {
-    if (!n || n.first !== m.last + 1 || t[m.last].text !== 'of' || n.sent !== m.sent || (n.type !== 'LOC' && n.type !== 'ORG'))
-      return undefined
-    if (m.type === 'OBJ' || !/^\p{Lu}/u.test(t[m.first].text) || PERSON_TITLE.test(t[m.first].text) || RULER_TITLE.test(t[m.first].text))
-      return undefined
-    // "[University of Groningen and University] of [Twente]": two names already run together.
-    for (let i = m.first; i < m.last; i++) if (t[i].text === 'and' || t[i].text === ',') return undefined
-    const head = t[m.last - 1].text
-    return OF_JOIN_LOC.test(head) ? 'LOC' : OF_JOIN_ORG.test(head) ? 'ORG' : undefined
-  }
-  return joinAdjacent(doc, mentions, joins)
+  return joinAdjacent(doc, mentions, ofJoin)
+}
+
+/** The type of the name joinOfNames makes of m, "of" and n, or undefined. */
+function ofJoin(t: Token[], m: Mention, n: Mention | undefined): EntityType | undefined {
+  if (!n || n.first !== m.last + 1 || t[m.last].text !== 'of' || n.sent !== m.sent || (n.type !== 'LOC' && n.type !== 'ORG'))
+    return undefined
+  if (m.type === 'OBJ' || !/^\p{Lu}/u.test(t[m.first].text) || PERSON_TITLE.test(t[m.first].text) || RULER_TITLE.test(t[m.first].text))
+    return undefined
+  // "[University of Groningen and University] of [Twente]": two names already run together.
+  for (let i = m.first; i < m.last; i++) if (t[i].text === 'and' || t[i].text === ',') return undefined
+  const head = t[m.last - 1].text
+  return OF_JOIN_LOC.test(head) ? 'LOC' : OF_JOIN_ORG.test(head) ? 'ORG' : undefined
 }
 
 /**
@@ -2105,13 +2129,14 @@ export function joinOfNames(doc: Tokenized, mentions: Mention[]): Mention[] {
 function joinAdjacent(
   doc: Tokenized,
   mentions: Mention[],
-  joins: (m: Mention, n: Mention | undefined) => EntityType | undefined,
+  joins: (t: Token[], m: Mention, n: Mention | undefined) => EntityType | undefined,
 ): Mention[] {
-  if (!mentions.some((m, i) => joins(m, mentions[i + 1]))) return mentions
+  const t = doc.tokens
+  if (!mentions.some((m, i) => joins(t, m, mentions[i + 1]))) return mentions
   const out: Mention[] = []
   for (let i = 0; i < mentions.length; i++) {
     const m = mentions[i]
-    const type = joins(m, mentions[i + 1])
+    const type = joins(t, m, mentions[i + 1])
     if (!type) {
       out.push(m)
       continue
@@ -2147,7 +2172,7 @@ export function joinCampus(doc: Tokenized, mentions: Mention[], ctx: RuleContext
     for (let i = n.first; i < n.last; i++) if (!TITLE_CASE.test(t[i].text)) return false
     return !(n.last < t.length && t[n.last].sent === n.sent && /^\p{Lu}/u.test(t[n.last].text))
   }
-  return joinAdjacent(doc, mentions, (m, n) => (joins(m, n) ? 'ORG' : undefined))
+  return joinAdjacent(doc, mentions, (_, m, n) => (joins(m, n) ? 'ORG' : undefined))
 }
 
 const AWARD_END = /^(?:Award|Awards|Prize|Prizes)$/
@@ -2423,12 +2448,10 @@ function bookOfName(doc: Tokenized, a: number, b: number): boolean {
 function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array, ctx: RuleContext): Mention[] {
   const t = doc.tokens
   const out: Mention[] = []
-  // Made once, not for every token (a closure per token was 2% of the engine's time under tsx).
-  const free = (k: number) => !taken[k] || misc[k] === 1
   for (let i = 0; i + 1 < t.length; i++) {
     // "Interstate 680", "State Highway 82", "75 Street": a road named by its number (its words
     // may be inside a miscellaneous span: "41 Avenue SW to 33 Street NE").
-    const r = free(i) ? untaggedRoadEnd(doc, i, free) : -1
+    const r = isFree(taken, misc, i) ? untaggedRoadEnd(doc, i, taken, misc) : -1
     if (r > 0) {
       out.push({ ...mentionFromTokens(doc.text, t, i, r, 'LOC'), stated: true })
       for (let k = i; k < r; k++) taken[k] = 1
@@ -2452,12 +2475,12 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array, ctx:
       continue
     }
     // A name the tagger called miscellaneous before ", N.M." is a place all the same.
-    if (t[i].text === ',' && i > 0 && stateAbbrAt(doc, i + 1) && free(i - 1)) {
+    if (t[i].text === ',' && i > 0 && stateAbbrAt(doc, i + 1) && isFree(taken, misc, i - 1)) {
       let a = i
       while (
         a > 0 &&
         i - a < 3 &&
-        free(a - 1) &&
+        isFree(taken, misc, a - 1) &&
         t[a - 1].sent === t[i].sent &&
         TITLE_CASE.test(t[a - 1].text) &&
         !NOT_NAME_START.test(t[a - 1].text) &&
@@ -2472,7 +2495,7 @@ function untaggedNames(doc: Tokenized, taken: Uint8Array, misc: Uint8Array, ctx:
       if (a === i) continue
       // Stated by the layout, as for a tagged name before one.
       out.push({ ...mentionFromTokens(doc.text, t, a, i, 'LOC'), stated: true })
-      if (free(i + 1)) out.push({ ...mentionFromTokens(doc.text, t, i + 1, i + 2, 'LOC'), stated: true })
+      if (isFree(taken, misc, i + 1)) out.push({ ...mentionFromTokens(doc.text, t, i + 1, i + 2, 'LOC'), stated: true })
       for (let k = a; k < i + 2; k++) taken[k] = 1
     }
   }
@@ -2612,7 +2635,6 @@ export function joinedBody(doc: Tokenized, a: number, b: number, type: EntityTyp
   const t = doc.tokens
   if (a < 1) return false
   for (let i = a; i < b; i++) if (!/^[\p{Lu}\p{N}]/u.test(t[i].text) && !PLACE_JOINER.test(t[i].text) && t[i].text !== '.') return false
-  const same = (k: number) => k >= 0 && k < t.length && t[k].sent === t[a].sent
   // Most spans have none of the cue words before them: the cheap test first.
   const before = t[a - 1].text
   if (!/^(?:the|for|with|at|to|by|joined|joining|joins|of|club|clubs|side|sides|and|,|:)$/.test(before)) return false
@@ -2625,21 +2647,21 @@ export function joinedBody(doc: Tokenized, a: number, b: number, type: EntityTyp
   const place = (g & (GAZ_PLACE | GAZ_REGION)) !== 0
   let p = a - 1
   // The second or a later name of a list ("Metropolitano and Treze", "FC U Craiova , Dinamo București").
-  for (let n = 0; n < 6 && same(p) && (t[p].text === 'and' || t[p].text === ','); n++) {
+  for (let n = 0; n < 6 && sameSent(t, a, p) && (t[p].text === 'and' || t[p].text === ','); n++) {
     let q = p - 1
-    while (same(q) && q > p - 5 && (/^[\p{Lu}\p{N}]/u.test(t[q].text) || t[q].text === '.')) q--
+    while (sameSent(t, a, q) && q > p - 5 && (/^[\p{Lu}\p{N}]/u.test(t[q].text) || t[q].text === '.')) q--
     if (q === p - 1) return false
     p = q
   }
-  if (!same(p)) return false
-  if (t[p].text === 'the' && same(p - 1)) p--
-  if (t[p].text === ':' && same(p - 1)) p--
+  if (!sameSent(t, a, p)) return false
+  if (t[p].text === 'the' && sameSent(t, a, p - 1)) p--
+  if (t[p].text === ':' && sameSent(t, a, p - 1)) p--
   const w = t[p].text
-  const prev = same(p - 1) ? t[p - 1].text : ''
+  const prev = sameSent(t, a, p - 1) ? t[p - 1].text : ''
   if (w === 'for') return PLAYS_FOR.test(prev)
   // One plays with a person as well as with a club ("he played with Lennon"): not a person's name.
   if (w === 'with') return SIGNED_WITH.test(prev) || (/^(?:play|plays|played|playing)$/.test(prev) && type !== 'PER')
-  if (w === 'as') return prev === 'such' && same(p - 2) && CLUB_KINDS.test(t[p - 2].text)
+  if (w === 'as') return prev === 'such' && sameSent(t, a, p - 2) && CLUB_KINDS.test(t[p - 2].text)
   if (w === 'at') return /^(?:loan|spell|spells|stint)$/.test(prev)
   if (w === 'by') return /^(?:drafted)$/.test(prev)
   // A side or a club is named after its town ("sides Jarrow and Whitley Bay").
@@ -2685,6 +2707,11 @@ const MODEL_NUMBER = /^(?:\d{1,3}|\p{Lu}{1,2}\d{1,4}\p{Ll}?)$/u
 const ARTICLE = /^(?:the|a|an|its|their|new)$/i
 const QUANTITY_AFTER = /^(?:[\d%–-].*|percent|per|million|billion|points?|years?|months?|weeks?|days?|hours?|minutes?|times|to|of|and|or)$/i
 
+/** Token i, in token a's sentence, starts a quantity (QUANTITY_AFTER; see modelNumberEnd). */
+function quantityAt(t: Token[], a: number, i: number): boolean {
+  return i < t.length && t[i].sent === t[a].sent && QUANTITY_AFTER.test(t[i].text)
+}
+
 /**
  * [a, b), one or two words after an article, followed by an untagged model number ("the
  * PlayStation 5", "a Boeing 747", "the Galaxy S24"): the end of the product's name, or -1. Not a
@@ -2694,11 +2721,10 @@ const QUANTITY_AFTER = /^(?:[\d%–-].*|percent|per|million|billion|points?|year
 function modelNumberEnd(doc: Tokenized, a: number, b: number, taken: Uint8Array): number {
   const t = doc.tokens
   if (a === 0 || !ARTICLE.test(t[a - 1].text) || t[a - 1].sent !== t[a].sent) return -1
-  const quantity = (i: number) => i < t.length && t[i].sent === t[a].sent && QUANTITY_AFTER.test(t[i].text)
   // The tagger's span may already hold the number ("the [Galaxy S24]").
-  if (b - a >= 2 && b - a <= 3 && MODEL_NUMBER.test(t[b - 1].text) && /^\p{Lu}/u.test(t[a].text) && !quantity(b)) return b
+  if (b - a >= 2 && b - a <= 3 && MODEL_NUMBER.test(t[b - 1].text) && /^\p{Lu}/u.test(t[a].text) && !quantityAt(t, a, b)) return b
   if (b - a > 2 || b >= t.length || taken[b] || t[b].sent !== t[a].sent) return -1
-  if (!MODEL_NUMBER.test(t[b].text) || quantity(b + 1)) return -1
+  if (!MODEL_NUMBER.test(t[b].text) || quantityAt(t, a, b + 1)) return -1
   return b + 1
 }
 

@@ -141,8 +141,10 @@ const MAX_ANCHORS = 40
  */
 export function candidatePairs(anchors: Anchor[][], paragraphs: Int32Array, places?: PlaceTable): RelationCandidate[] {
   const out: RelationCandidate[] = []
-  const together = new Set<string>()
-  const pairKey = (x: Anchor, y: Anchor) => x.entity.name + '\u0000' + x.entity.type + '\u0000' + y.entity.name + '\u0000' + y.entity.type
+  // Pairs seen together, by the numbers of their entities' names and types: the pairs are
+  // tested many times over (every two first mentions of a paragraph), a name each only once.
+  const together = new Set<number>()
+  const number = entityNumbers(anchors)
   for (let s = 0; s < anchors.length; s++) {
     const list = anchors[s]
     if (list.length > MAX_ANCHORS) continue
@@ -152,7 +154,7 @@ export function candidatePairs(anchors: Anchor[][], paragraphs: Int32Array, plac
         const x = list[a]
         const y = list[b]
         if (x.entity === y.entity || (x.pronoun && y.pronoun)) continue
-        together.add(pairKey(x, y))
+        together.add(pairKey(number, x, y))
         // Farther apart than this, sentence-level relations are rare and the pairs many.
         if ((x.first < y.first ? y.first - x.last : x.first - y.last) > MAX_GAP) continue
         out.push({ source: x, target: y, sent: s, sent2: s })
@@ -166,12 +168,12 @@ export function candidatePairs(anchors: Anchor[][], paragraphs: Int32Array, plac
     for (const x of l1) {
       for (const y of l2) {
         if (x.entity === y.entity || x.pronoun || y.pronoun) continue
-        if (together.has(pairKey(x, y))) continue
+        if (together.has(pairKey(number, x, y))) continue
         out.push({ source: x, target: y, sent: s, sent2: s + 1 })
         out.push({ source: y, target: x, sent: s + 1, sent2: s })
       }
     }
-    for (const x of l1) for (const y of l2) together.add(pairKey(x, y)).add(pairKey(y, x))
+    for (const x of l1) for (const y of l2) together.add(pairKey(number, x, y)).add(pairKey(number, y, x))
   }
   if (places) {
     // A place and its country (or its region) anywhere in a paragraph: their first mentions there.
@@ -185,7 +187,7 @@ export function candidatePairs(anchors: Anchor[][], paragraphs: Int32Array, plac
         }
     for (const x of firsts)
       for (const y of firsts) {
-        if (x === y || paragraphs[x.sent] !== paragraphs[y.sent] || together.has(pairKey(x, y))) continue
+        if (x === y || paragraphs[x.sent] !== paragraphs[y.sent] || together.has(pairKey(number, x, y))) continue
         // A country the paragraph names contains its places and organizations, however far apart.
         const country =
           y.entity.type === 'LOC' && ((y.entity.classes ?? 0) & COUNTRY_BIT) !== 0 && (x.entity.type === 'LOC' || x.entity.type === 'ORG')
@@ -193,6 +195,26 @@ export function candidatePairs(anchors: Anchor[][], paragraphs: Int32Array, plac
         out.push({ source: x, target: y, sent: x.sent, sent2: y.sent })
       }
   }
+  return out
+}
+
+/** The key of an ordered pair of anchors' entities among those numbered by entityNumbers. */
+function pairKey(number: Map<Entity, number>, x: Anchor, y: Anchor): number {
+  return number.get(x.entity)! * number.size + number.get(y.entity)!
+}
+
+/** A number per entity of the anchors, the same for two entities of one name and type. */
+function entityNumbers(anchors: Anchor[][]): Map<Entity, number> {
+  const byName = new Map<string, number>()
+  const out = new Map<Entity, number>()
+  for (const list of anchors)
+    for (const a of list) {
+      if (out.has(a.entity)) continue
+      const key = a.entity.name + '\u0000' + a.entity.type
+      let k = byName.get(key)
+      if (k === undefined) byName.set(key, (k = byName.size))
+      out.set(a.entity, k)
+    }
   return out
 }
 
@@ -1080,12 +1102,17 @@ export function pushNearerToCue(
   for (let i = a.last; i < b.first; i++)
     if (cues.has(words[i]) && (k < 0 || Math.min(i - a.last, b.first - 1 - i) < Math.min(k - a.last, b.first - 1 - k))) k = i
   if (k < 0) return
-  const between = (from: number, to: number, type: string) =>
-    sentAnchors.some((o) => o.entity !== a.entity && o.entity !== b.entity && o.entity.type === type && o.first >= from && o.last <= to)
-  const na = between(a.last, k, ta) ? 1 : 0
-  const nb = between(k + 1, b.first, tb) ? 1 : 0
+  const na = anchorBetween(sentAnchors, a, b, a.last, k, ta) ? 1 : 0
+  const nb = anchorBetween(sentAnchors, a, b, k + 1, b.first, tb) ? 1 : 0
   const by = words[k + 1] === BY ? 1 : 0
   f.push(feat(R.nearerCue, na * 2 + nb + 4 * (forward ? 1 : 0) + 8 * by, tp))
+}
+
+/** Another entity of `type` than a's and b's has an anchor within tokens [from, to). */
+function anchorBetween(sentAnchors: Anchor[], a: Anchor, b: Anchor, from: number, to: number, type: string): boolean {
+  return sentAnchors.some(
+    (o) => o.entity !== a.entity && o.entity !== b.entity && o.entity.type === type && o.first >= from && o.last <= to,
+  )
 }
 
 // Verbs whose agent follows "by" ("a label started by Julie Doiron", "a company owned by the
@@ -1351,6 +1378,19 @@ function demonymOf(toks: Tokenized['tokens'], from: number, to: number, places: 
   return d === undefined ? -1 : d >> 1
 }
 
+/** A name in whole words between spaces, case, dots and hyphens ignored (see pushPlaceNames). */
+function wholeWords(x: string): string {
+  return (
+    ' ' +
+    x
+      .toLowerCase()
+      .replace(/[.’']/g, '')
+      .replace(/[\s-]+/g, ' ')
+      .trim() +
+    ' '
+  )
+}
+
 /**
  * A place named in the organization's own name, or a nationality next to the source ("the
  * Bulgarian Socialist Party" in Bulgaria, "the University of Tokyo" in Tokyo, "the Russian
@@ -1368,16 +1408,8 @@ function pushPlaceNames(f: number[], doc: Tokenized, s: Anchor, t: Anchor, place
   const toks = doc.tokens
   if (s.entity.type === 'ORG') {
     // Whole words, case, dots and hyphens ignored ("Pittsburgh-Corning Corp." names Pittsburgh).
-    const norm = (x: string) =>
-      ' ' +
-      x
-        .toLowerCase()
-        .replace(/[.’']/g, '')
-        .replace(/[\s-]+/g, ' ')
-        .trim() +
-      ' '
-    const sn = norm(s.entity.name)
-    const tn = norm(t.entity.name)
+    const sn = wholeWords(s.entity.name)
+    const tn = wholeWords(t.entity.name)
     if (tn.length > 2 && sn !== tn && sn.includes(tn)) f.push(feat(R.placeName, 1, tp))
     else if (country >= 0) {
       const named = nationsIn(toks, s.first, s.last, places)
@@ -1548,22 +1580,22 @@ export function decideRelations(
 ): Decision[] {
   const ctx = docContext(anchors, entities ?? [...new Set(anchors.flat().map((a) => a.entity))])
   const best = new Map<string, Scored>()
-  const keep = (d: Scored, k: string) => {
-    const prev = best.get(k)
-    if (!prev || d.score > prev.score || (d.score === prev.score && span(doc, d.candidate) < span(doc, prev.candidate))) best.set(k, d)
-  }
   for (const tc of typedCandidates(doc, anchors, candidates, ctx, words, model.places)) {
     const c = tc.candidate
     if (tc.patternOnly) {
       const score = model.patternConfidence[String(tc.patternOnly.pattern)]
       if (score !== undefined)
         keep(
+          doc,
+          best,
           { type: tc.patternOnly.type, score, candidate: c, pattern: tc.patternOnly.pattern },
           tripleKey(c.source.entity, tc.patternOnly.type, c.target.entity),
         )
     }
     for (const type of tc.types)
       keep(
+        doc,
+        best,
         { type, score: relationScore(model, tc.feats, type), candidate: c, cue: tc.cues.includes(type) },
         tripleKey(c.source.entity, type, c.target.entity),
       )
@@ -1574,6 +1606,12 @@ export function decideRelations(
       d.pattern !== undefined ? d.score : calibrateType(model, d.type, d.score, d.cue, d.via, d.candidate.sent !== d.candidate.sent2),
     (d, conf) => d.pattern !== undefined || conf >= (model.threshold[d.type] ?? 0.5),
   )
+}
+
+/** `d` kept under `k` in `best` when it scores higher than what is there (on a tie, the shorter span). */
+function keep(doc: Tokenized, best: Map<string, Scored>, d: Scored, k: string): void {
+  const prev = best.get(k)
+  if (!prev || d.score > prev.score || (d.score === prev.score && span(doc, d.candidate) < span(doc, prev.candidate))) best.set(k, d)
 }
 
 export function tripleKey(s: Entity, type: RelationType, t: Entity): string {
@@ -1664,18 +1702,20 @@ export function livesThroughPlaces(best: Map<string, Scored>): void {
   for (const [k, d] of add) best.set(k, d)
 }
 
+/** An edge a → b of closeOver's graph. */
+function addEdge(from: Map<Entity, { to: Anchor; from: Anchor; score: number }[]>, a: Anchor, b: Anchor, score: number): void {
+  const l = from.get(a.entity)
+  if (l) l.push({ from: a, to: b, score })
+  else from.set(a.entity, [{ from: a, to: b, score }])
+}
+
 function closeOver(best: Map<string, Scored>, type: RelationType, hops: number, both: boolean): void {
   for (let round = 0; round < hops; round++) {
     const from = new Map<Entity, { to: Anchor; from: Anchor; score: number }[]>()
-    const edge = (a: Anchor, b: Anchor, score: number) => {
-      const l = from.get(a.entity)
-      if (l) l.push({ from: a, to: b, score })
-      else from.set(a.entity, [{ from: a, to: b, score }])
-    }
     for (const d of best.values()) {
       if (d.type !== type || d.score < HOP_MIN) continue
-      edge(d.candidate.source, d.candidate.target, d.score)
-      if (both) edge(d.candidate.target, d.candidate.source, d.score)
+      addEdge(from, d.candidate.source, d.candidate.target, d.score)
+      if (both) addEdge(from, d.candidate.target, d.candidate.source, d.score)
     }
     const add = new Map<string, Scored>()
     for (const l of from.values())
@@ -1695,6 +1735,12 @@ function closeOver(best: Map<string, Scored>, type: RelationType, hops: number, 
   }
 }
 
+/** The tripleKey of the same relation read the other way round. */
+function reverseKey(k: string): string {
+  const [src, type, tgt] = k.split('\u0000')
+  return tgt + '\u0000' + type + '\u0000' + src
+}
+
 /**
  * From the best-scored candidate per triple to the reported relations: one direction of a
  * located_in or killed pair, both of a family tie (with the better of the two scores).
@@ -1704,17 +1750,13 @@ export function finalize(
   confidence: (d: Scored) => number,
   report: (d: Scored, conf: number) => boolean,
 ): Decision[] {
-  const reverse = (k: string) => {
-    const [src, type, tgt] = k.split('\u0000')
-    return tgt + '\u0000' + type + '\u0000' + src
-  }
   closePlaces(best)
   for (const [k, d] of best) {
     if (!SYMMETRIC.has(d.type)) continue
-    const r = best.get(reverse(k))
+    const r = best.get(reverseKey(k))
     if (r && r.score > d.score) best.set(k, { ...d, score: r.score })
     else if (!r)
-      best.set(reverse(k), {
+      best.set(reverseKey(k), {
         ...d,
         candidate: {
           ...d.candidate,
@@ -1728,8 +1770,8 @@ export function finalize(
   const out: Decision[] = []
   for (const [k, d] of best) {
     if (ONE_WAY.has(d.type)) {
-      const r = best.get(reverse(k))
-      if (r && (r.score > d.score || (r.score === d.score && reverse(k) < k))) continue
+      const r = best.get(reverseKey(k))
+      if (r && (r.score > d.score || (r.score === d.score && reverseKey(k) < k))) continue
     }
     const conf = confidence(d)
     if (report(d, conf)) out.push({ type: d.type, confidence: conf, candidate: d.candidate, via: d.via })

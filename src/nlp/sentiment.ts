@@ -359,6 +359,7 @@ const wordVector = new Float32Array(DIMS)
 let input = new Float32Array(INPUTS)
 const context = newContext()
 const alphas: Float64Array[] = []
+const blockWeights = new Float64Array(BLOCKS.length)
 
 /**
  * The network's input for a sentence with respect to target spans: averages of the word vectors
@@ -385,7 +386,7 @@ export function sentimentInput(
   if (c) c.n = 0
   const tmp = wordVector
   const s = doc.sentences[sent]
-  const wsum = new Float64Array(BLOCKS.length)
+  const wsum = blockWeights.fill(0)
   const mx = B.max * DIMS
   let negated = false
   let negs = 0

@@ -53,7 +53,11 @@ export const VECTOR_POSITIONS = 3
 export interface VectorScores {
   /** Lower-case word hash (0 as 1) → row. */
   index: IdIntMap
-  /** (position × words + row) × NTAGS + tag, int8. */
+  /**
+   * (row × VECTOR_POSITIONS + position) × NTAGS + tag, int8: a word's three rows side by side
+   * (63 bytes), so that the next two scored tokens, which read this word at the other positions,
+   * find them in cache. The model file stores them position-major (see wordMajor).
+   */
   table: Int8Array
   words: number
   /** What one unit of `table` is worth, per position and tag. */
@@ -74,10 +78,19 @@ function vectorScores(v: VectorTable): VectorScores | undefined {
       Array.from(v.words, (w) => w || 1),
       Int32Array.from(v.words, (_, r) => r),
     ),
-    table: v.table,
+    table: wordMajor(v.table, v.words.length),
     words: v.words.length,
     scale: v.scale,
   }
+}
+
+/** A table stored (position × words + row) × NTAGS + tag, laid out as VectorScores' `table`. */
+function wordMajor(table: Int8Array, words: number): Int8Array {
+  const out = new Int8Array(table.length)
+  for (let p = 0; p < VECTOR_POSITIONS; p++)
+    for (let r = 0; r < words; r++)
+      out.set(table.subarray((p * words + r) * NTAGS, (p * words + r + 1) * NTAGS), (r * VECTOR_POSITIONS + p) * NTAGS)
+  return out
 }
 
 export function buildModel(
@@ -265,7 +278,7 @@ export function modelScorer(model: TaggerModel, doc: Tokenized, info: DocInfo): 
       for (let p = 0; p < VECTOR_POSITIONS; p++) {
         const j = i - 1 + p
         if (j < s.first || j >= s.last || vrows[j] < 0) continue
-        const base = (p * vectors.words + vrows[j]) * NTAGS
+        const base = (vrows[j] * VECTOR_POSITIONS + p) * NTAGS
         const sc = p * NTAGS
         for (let c = 0; c < tags.length; c++) {
           const t = tags[c]

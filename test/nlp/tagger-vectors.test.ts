@@ -53,3 +53,15 @@ t.test("a neighbour's row counts for the token next to it, not across a sentence
   t.same(typed(m, 'They live in Quux.'), ['LOC Quux'])
   t.same(typed(m, 'They live in. Quux'), [])
 })
+
+t.test('each of several words keeps its own rows at each position', async (t) => {
+  // Position 2 is the next word: "zorblat" before "said" is a person; "in" before a word makes it a place.
+  const m = modelWith([
+    { word: 'in', position: 0, tag: U_LOC, value: 10 },
+    { word: 'said', position: 2, tag: U_PER, value: 10 },
+    { word: 'quux', position: 1, tag: U_LOC, value: 1 },
+  ])
+  t.same(typed(m, 'Then Zorblat said so.'), ['PER Zorblat'])
+  t.same(typed(m, 'They live in Zorblat now.'), ['LOC Zorblat'])
+  t.same(typed(m, 'Said Zorblat so.'), [])
+})

@@ -297,10 +297,15 @@ export function docInfo(doc: Tokenized, gazetteer: GazetteerLookup, clusters?: C
       i = j
     }
   }
-  for (let i = 0; i < n; i++) {
-    if (surnames.has(info.lower[i])) info.docSurname[i] = 1
-    if (orgWords.has(info.lower[i])) info.docOrg[i] = 1
-  }
+  // Many documents have neither: no look-up per token then.
+  if (surnames.size)
+    for (let i = 0; i < n; i++) {
+      if (surnames.has(info.lower[i])) info.docSurname[i] = 1
+    }
+  if (orgWords.size)
+    for (let i = 0; i < n; i++) {
+      if (orgWords.has(info.lower[i])) info.docOrg[i] = 1
+    }
   for (const s of doc.sentences) nameRuns(doc, s.first, s.last, info)
   info.noisy = isNoisy(doc)
   return info
