@@ -13,17 +13,29 @@ function deferred() {
   return { done, release }
 }
 
-t.test('the calls of one turn go together at its end; calls arriving meanwhile share the next run', async (t) => {
+/**
+ * A batcher that records the items of each of its runs, holds its first run until
+ * `gate.release()`, and answers each call with `answer(item)`.
+ */
+function heldBatcher({
+  answer = (item: number) => item,
+  maxBatch = (_first: number) => 100,
+}: { answer?: (item: number) => number; maxBatch?: (first: number) => number } = {}) {
   const runs: number[][] = []
   const gate = deferred()
   const batch = createBatcher<number, number>({
-    maxBatch: () => 100,
+    maxBatch,
     async run(_key, waiters) {
       runs.push(waiters.map((w) => w.item))
       if (runs.length === 1) await gate.done
-      for (const w of waiters) w.resolve(w.item * 10)
+      for (const w of waiters) w.resolve(answer(w.item))
     },
   })
+  return { batch, runs, gate }
+}
+
+t.test('the calls of one turn go together at its end; calls arriving meanwhile share the next run', async (t) => {
+  const { batch, runs, gate } = heldBatcher({ answer: (i) => i * 10 })
   const first = [1, 2].map((i) => batch('k', i))
   t.same(runs, [], 'nothing is sent before the turn ends')
   await endOfTurn()
@@ -43,16 +55,7 @@ t.test('the calls of one turn go together at its end; calls arriving meanwhile s
 })
 
 t.test('fewer calls waiting than the last statement carried wait one more turn for others', async (t) => {
-  const runs: number[][] = []
-  const gate = deferred()
-  const batch = createBatcher<number, number>({
-    maxBatch: () => 100,
-    async run(_key, waiters) {
-      runs.push(waiters.map((w) => w.item))
-      if (runs.length === 1) await gate.done
-      for (const w of waiters) w.resolve(w.item)
-    },
-  })
+  const { batch, runs, gate } = heldBatcher()
   const first = [1, 2, 3].map((i) => batch('k', i))
   await endOfTurn()
   const early = batch('k', 4)
@@ -73,41 +76,28 @@ t.test('fewer calls waiting than the last statement carried wait one more turn f
   )
   t.same(await Promise.all([early, late]), [4, 5])
   // A run of one is followed at once: an idle node's calls never wait for others.
-  const gate2 = deferred()
-  const single = createBatcher<number, number>({
-    maxBatch: () => 100,
-    async run(_key, waiters) {
-      runs.push(waiters.map((w) => w.item))
-      if (runs.length === 3) await gate2.done
-      for (const w of waiters) w.resolve(w.item)
-    },
-  })
-  const a = single('j', 6)
+  const single = heldBatcher()
+  const a = single.batch('j', 6)
   await endOfTurn()
-  const b = single('j', 7)
-  gate2.release()
+  const b = single.batch('j', 7)
+  single.gate.release()
   await a
   // Microtasks only: no turn of the event loop ends meanwhile.
   for (let i = 0; i < 10; i++) await Promise.resolve()
-  t.same(runs.at(-1), [7], 'after a run of one, the waiting call went at once')
+  t.same(single.runs.at(-1), [7], 'after a run of one, the waiting call went at once')
   t.equal(await b, 7)
 })
 
 t.test('batches are cut at maxBatch', async (t) => {
-  const sizes: number[] = []
-  const gate = deferred()
-  const batch = createBatcher<number, number>({
-    maxBatch: (first) => first,
-    async run(_key, waiters) {
-      sizes.push(waiters.length)
-      if (sizes.length === 1) await gate.done
-      for (const w of waiters) w.resolve(w.item)
-    },
-  })
+  const { batch, runs, gate } = heldBatcher({ maxBatch: (first) => first })
   const all = [1, 2, 2, 2, 3].map((i) => batch('k', i))
   gate.release()
   await Promise.all(all)
-  t.same(sizes, [1, 2, 2], 'the first waiting item decides the size of its batch')
+  t.same(
+    runs.map((run) => run.length),
+    [1, 2, 2],
+    'the first waiting item decides the size of its batch',
+  )
 })
 
 t.test('a failing run rejects the unsettled calls of its batch only; the lane recovers', async (t) => {

@@ -107,17 +107,27 @@ def score(rep):
 def insample(ts, method):
     cal = fit(ts, method); th = thresholds(cal, ts, gold)
     return score([(apply(cal, t), t['y'], t['domain'], t['type']) for t in ts if apply(cal, t) >= th[t['type']]])
-def crossfit(ts, method, K=5, rep=0):
+def crossfit(ts, method, K=5, rep=0, fit_ts=None, copies=1):
+    """For each fifth of the documents of `ts` (split by `rep`), the calibration and thresholds fitted on the triples of
+    the other four fifths, read on that fifth's triples of `ts`. The fitted triples are taken from `fit_ts` (default
+    `ts`), which may hold `copies` triple sets of the same documents: the gold counts the thresholds aim at scale with it."""
+    fit_ts = ts if fit_ts is None else fit_ts
     docs = sorted(set(t['doc'] for t in ts)); random.Random(100 + rep).shuffle(docs)
     fold = {d: k % K for k, d in enumerate(docs)}
     out = []
     for k in range(K):
-        tr = [t for t in ts if fold[t['doc']] != k]; te = [t for t in ts if fold[t['doc']] == k]
-        cal = fit(tr, method); th = thresholds(cal, tr, {kk: v * (K - 1) / K for kk, v in gold.items()})
+        tr = [t for t in fit_ts if fold.get(t['doc'], -1) != k]; te = [t for t in ts if fold[t['doc']] == k]
+        cal = fit(tr, method); th = thresholds(cal, tr, {kk: v * (K - 1) / K * copies for kk, v in gold.items()})
         for t in te:
             c = apply(cal, t)
             if c >= th[t['type']]: out.append((c, t['y'], t['domain'], t['type']))
     return score(out)
+def mean_scores(scores):
+    """Each figure of `score`'s results averaged over repetitions."""
+    return {dm: tuple(np.mean([x[dm][i] for x in scores]) for i in range(3)) for dm in ('conll04', 'redocred')}
+def show(avg):
+    """The averaged figures as the scripts print them."""
+    return ' '.join(f"{dm} ECE {avg[dm][0]:.4f} F1 {avg[dm][1]:.4f} n {avg[dm][2]:.0f}" for dm in avg)
 if __name__ == '__main__':
     methods = sys.argv[2].split(',') if len(sys.argv) > 2 else ['platt', 'eqdom', 'nd', 'eqdom_nd']
     reps = int(sys.argv[3]) if len(sys.argv) > 3 else 3
@@ -125,6 +135,5 @@ if __name__ == '__main__':
     for m in methods:
         ins = insample(ts, m)
         cf = [crossfit(ts, m, rep=r) for r in range(reps)]
-        avg = {dm: tuple(np.mean([c[dm][i] for c in cf]) for i in range(3)) for dm in ('conll04', 'redocred')}
         print(f"{sys.argv[1].split('/')[-1]} {m:9s} in-sample " + ' '.join(f"{dm} ECE {ins[dm][0]:.4f} F1 {ins[dm][1]:.4f} n {ins[dm][2]}" for dm in ins)
-              + " | cross-fitted " + ' '.join(f"{dm} ECE {avg[dm][0]:.4f} F1 {avg[dm][1]:.4f} n {avg[dm][2]:.0f}" for dm in avg), flush=True)
+              + " | cross-fitted " + show(mean_scores(cf)), flush=True)
