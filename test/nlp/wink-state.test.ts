@@ -154,3 +154,53 @@ t.test('custom entities learned after loading survive _resetCache()', async (t) 
   nlp._resetCache()
   t.same(found(), ['Zorblax phone'], 'still found after a rollback')
 })
+
+t.test('a word is found in the lexicon as by its dictionary, short or long, known or not', async (t) => {
+  // The patch looks up words of up to 12 UTF-16 units in a table of its own (longer ones in
+  // wink's dictionary): a token's lexeme number must be the dictionary's either way.
+  const { lexeme } = (model as unknown as { core(): { features: { lexeme: { list: string[]; hash: Record<string, number> } } } }).core()
+    .features
+  const nlp = winkNLP(model, ['sbd', 'pos'])
+  const idOf = (word: string) => {
+    const d = nlp.readDoc(word)
+    const ids = d.tokens().out(nlp.its.uniqueId) as unknown as number[]
+    nlp._resetCache()
+    return ids.length === 1 ? ids[0] : -1
+  }
+  const words = lexeme.list.filter((w) => /^\p{L}+$/u.test(w))
+  const sample = (keep: (w: string) => boolean) => words.filter(keep).filter((_, i) => i % 97 === 0)
+  const short = sample((w) => w.length <= 12)
+  const long = sample((w) => w.length > 12)
+  const beyondAscii = sample((w) => w.length <= 12 && [...w].some((c) => c.charCodeAt(0) > 127))
+  t.ok(short.length > 100 && long.length > 10 && beyondAscii.length > 0, 'samples of each kind')
+  for (const [name, list] of [
+    ['short', short],
+    ['long', long],
+    ['beyond ASCII', beyondAscii],
+  ] as const) {
+    const read = list.filter((w) => idOf(w) !== -1)
+    t.ok(read.length > list.length / 2, `${name} words: most (${read.length} of ${list.length}) read as one token`)
+    t.same(
+      read.filter((w) => idOf(w) !== lexeme.hash[w]),
+      [],
+      `${name} words: the dictionary's number`,
+    )
+  }
+  // Unknown words, short and long, get numbers past the lexicon's.
+  for (const w of ['Qervanzul', 'Zulpikovratinelski', 'Ølvenpür']) t.ok(idOf(w) >= lexeme.list.length, `${w} is not in the lexicon`)
+})
+
+t.test('spaces between tokens, non-breaking or not, are kept as read', async (t) => {
+  // The patch finds the non-breaking spaces of a run by character codes instead of an expression.
+  const nlp = winkNLP(model, ['sbd', 'pos'])
+  const NBSP = ['\u00a0', '\u2002', '\u2003', '\u2004', '\u2005', '\u2009', '\u200a', '\u202f', '\u205f']
+  for (const s of NBSP) {
+    const text = `Anna${s}Berg met  Carl${s} ${s}Dahl.`
+    t.equal(nlp.readDoc(text).out(), text, `U+${s.charCodeAt(0).toString(16).padStart(4, '0')} kept`)
+  }
+  const plain = 'Anna  Berg met Carl.'
+  t.equal(nlp.readDoc(plain).out(), plain, 'plain spaces')
+  // A space outside that set (an em quad, an ideographic space) is not taken for one: wink drops
+  // it, as it did when an expression looked for them.
+  for (const s of ['\u2001', '\u3000']) t.equal(nlp.readDoc(`Anna${s}Berg.`).out(), 'AnnaBerg.', 'not a space to wink')
+})
