@@ -18,6 +18,13 @@ const CLINTON = "Mrs. Clinton's base views her potential presidency more favorab
 const values = (text: string) => tokenize(text).tokens.map((k) => k.text)
 const full = (text: string) => JSON.stringify({ tokens: tokenize(text), analysis: analyze(text, { language: 'en' }) })
 
+/** What the tests read of wink's model: its lexicon, packed, and the layout of the packing. */
+interface WinkCore {
+  lexicon: Uint32Array
+  packing: { size: number; layout: Record<string, number[]> }
+  features: { lexeme: { list: string[]; hash: Record<string, number> } }
+}
+
 /** Deterministic generator of words no dictionary has: "Qervan", "zulpik's", "Vokra-Tinel", … */
 function unseenWords(seed: number) {
   let s = seed >>> 0
@@ -203,4 +210,57 @@ t.test('spaces between tokens, non-breaking or not, are kept as read', async (t)
   // A space outside that set (an em quad, an ideographic space) is not taken for one: wink drops
   // it, as it did when an expression looked for them.
   for (const s of ['\u2001', '\u3000']) t.equal(nlp.readDoc(`Anna${s}Berg.`).out(), 'AnnaBerg.', 'not a space to wink')
+})
+
+t.test("a contraction of the lexicon is expanded, another word is not (the short-word table's flag)", async (t) => {
+  // The patch keeps each short word's contraction flag in its table slot instead of reading the lexicon.
+  const core = (model as unknown as { core(): WinkCore }).core()
+  const flag = core.packing.layout.isContraction
+  const list = core.features.lexeme.list
+  const isContraction = (k: number) => (core.lexicon[flag[0] + k * core.packing.size] & flag[1]) >>> flag[2]
+  const own = (w: string, k: number) => core.features.lexeme.hash[w] === k && /^[\p{L}'’]+$/u.test(w)
+  const contractions = list.filter((w, k) => own(w, k) && isContraction(k) === 1)
+  const others = list.filter((w, k) => own(w, k) && isContraction(k) === 0 && /^\p{L}+$/u.test(w)).filter((_, i) => i % 97 === 0)
+  t.ok(contractions.length > 500 && others.length > 500, 'samples of each')
+  const nlp = winkNLP(model, ['sbd', 'pos'])
+  const tokensOf = (w: string) => {
+    const out = nlp.readDoc(w).tokens().out()
+    nlp._resetCache()
+    return out
+  }
+  t.same(
+    contractions.filter((w) => tokensOf(w).length < 2),
+    [],
+    'every contraction read as its expansion',
+  )
+  t.same(
+    others.filter((w) => tokensOf(w).length !== 1),
+    [],
+    'no other word expanded',
+  )
+})
+
+t.test("an unknown word's features are the same after its memo is cleared, short or long", async (t) => {
+  // The patch remembers unknown words' features across documents (short words in a table of their
+  // own, long ones in a Map) and empties the memo after 16,384 words.
+  const PROPS = ['value', 'normal', 'shape', 'prefix', 'suffix', 'pos', 'type', 'case', 'stopWordFlag'] as const
+  const text = "Qervan's Zulpikovratinelski-Tor met VOKRA, QERVAN and Ølvenpür at 12:45zq."
+  const propsOf = (nlp: ReturnType<typeof winkNLP>) => {
+    const d = nlp.readDoc(text)
+    const out = JSON.stringify(PROPS.map((p) => d.tokens().out(nlp.its[p] as typeof nlp.its.value)))
+    nlp._resetCache()
+    return out
+  }
+  const expected = propsOf(winkNLP(model, ['sbd', 'pos']))
+  const nlp = winkNLP(model, ['sbd', 'pos'])
+  t.equal(propsOf(nlp), expected, 'first read')
+  t.equal(propsOf(nlp), expected, 'read again, from the memo')
+  const next = unseenWords(6)
+  for (let i = 0; i < 180; i++) {
+    const words: string[] = []
+    for (let k = 0; k < 100; k++) words.push(k % 10 === 0 ? `${next()}${next()}${next()}` : next())
+    nlp.readDoc(words.join(' ') + '.')
+    nlp._resetCache()
+  }
+  t.equal(propsOf(nlp), expected, 'after 18,000 other unknown words')
 })
