@@ -2,7 +2,7 @@
 // source lines), run after the tagger and the general rules of mentions.ts. Each is gated on
 // what only that layout has, so that it cannot fire on ordinary prose, and each has a test
 // of its own (test/nlp/format-rules.test.ts) that shows it firing and not firing.
-import type { Tokenized } from './tokens.ts'
+import { isSpace, type Tokenized } from './tokens.ts'
 import { mentionFromTokens, type Mention } from './entities.ts'
 import { GAZ_CLASSES } from './features/lexicon.ts'
 
@@ -167,11 +167,10 @@ function opensLine(text: string, offset: number): boolean {
   for (let k = offset - 1; k >= Math.max(0, offset - 3); k--) {
     const c = text.charCodeAt(k)
     if (c === 10) return true
-    if (!(c === 32 || (c >= 9 && c <= 13) || (c > 127 && WHITE.test(text[k])))) return false
+    if (!isSpace(c)) return false
   }
   return false
 }
-const WHITE = /\s/
 
 /** The agency's name in brackets from `open` ("(" XINHUA ")", "(" ITAR - TASS ")"): the index of ")", or -1. */
 function bracketedAgency(doc: Tokenized, open: number): number {

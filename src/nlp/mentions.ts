@@ -2005,7 +2005,7 @@ function isFree(taken: Uint8Array, misc: Uint8Array, k: number): boolean {
 
 /** Token k is in token i's sentence and free (not a closure: untaggedRoadEnd runs for every free token). */
 function sameFree(t: Token[], i: number, taken: Uint8Array, misc: Uint8Array, k: number): boolean {
-  return k < t.length && t[k].sent === t[i].sent && isFree(taken, misc, k)
+  return sameSent(t, i, k) && isFree(taken, misc, k)
 }
 
 /**

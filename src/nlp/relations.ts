@@ -1378,17 +1378,9 @@ function demonymOf(toks: Tokenized['tokens'], from: number, to: number, places: 
   return d === undefined ? -1 : d >> 1
 }
 
-/** A name in whole words between spaces, case, dots and hyphens ignored (see pushPlaceNames). */
+/** A name's nameWords between spaces, so that a search in it finds whole words only (see pushPlaceNames). */
 function wholeWords(x: string): string {
-  return (
-    ' ' +
-    x
-      .toLowerCase()
-      .replace(/[.’']/g, '')
-      .replace(/[\s-]+/g, ' ')
-      .trim() +
-    ' '
-  )
+  return ' ' + nameWords(x).join(' ') + ' '
 }
 
 /**
@@ -1753,10 +1745,11 @@ export function finalize(
   closePlaces(best)
   for (const [k, d] of best) {
     if (!SYMMETRIC.has(d.type)) continue
-    const r = best.get(reverseKey(k))
+    const rk = reverseKey(k)
+    const r = best.get(rk)
     if (r && r.score > d.score) best.set(k, { ...d, score: r.score })
     else if (!r)
-      best.set(reverseKey(k), {
+      best.set(rk, {
         ...d,
         candidate: {
           ...d.candidate,
@@ -1770,8 +1763,9 @@ export function finalize(
   const out: Decision[] = []
   for (const [k, d] of best) {
     if (ONE_WAY.has(d.type)) {
-      const r = best.get(reverseKey(k))
-      if (r && (r.score > d.score || (r.score === d.score && reverseKey(k) < k))) continue
+      const rk = reverseKey(k)
+      const r = best.get(rk)
+      if (r && (r.score > d.score || (r.score === d.score && rk < k))) continue
     }
     const conf = confidence(d)
     if (report(d, conf)) out.push({ type: d.type, confidence: conf, candidate: d.candidate, via: d.via })

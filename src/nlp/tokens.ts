@@ -147,7 +147,7 @@ function hasLongToken(text: string): boolean {
 }
 
 /** A UTF-16 code unit that \s matches. */
-function isSpace(c: number): boolean {
+export function isSpace(c: number): boolean {
   if (c < 128) return c === 32 || (c >= 9 && c <= 13)
   return (
     c === 0xa0 ||
