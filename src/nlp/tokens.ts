@@ -44,7 +44,7 @@ export interface Tokenized {
   sentences: Sentence[]
 }
 
-const BREAK_TYPES = new Set(['tabCRLF'])
+let sentScratch = new Int32Array(1024)
 // Anchored at a word's start: a match always starts there anyway (the greedy run from the
 // earliest start wins), and without the anchor the engine retried from every letter of every word.
 const LONG_TOKEN = /(?<!\S)\S{200,}/g
@@ -69,7 +69,10 @@ export function tokenize(text: string): Tokenized {
     // Everything is read out of the document: forget the words it added (see above).
     nlp._resetCache()
   }
-  const sentOf = new Int32Array(values.length)
+  // Scratch shared by all calls (synchronous), grown as needed: a typed array per text is
+  // allocated outside the heap, which costs more than filling this one.
+  if (sentScratch.length < values.length) sentScratch = new Int32Array(Math.max(values.length, 2 * sentScratch.length))
+  const sentOf = sentScratch.fill(0, 0, values.length)
   for (let s = 0; s < sentSpans.length; s++) {
     const [a, b] = sentSpans[s]
     for (let i = a; i <= b && i < values.length; i++) sentOf[i] = s
@@ -90,7 +93,7 @@ export function tokenize(text: string): Tokenized {
     const start = at
     const end = at === cursor && !here ? cursor : at + v.length
     cursor = end
-    const isBreak = BREAK_TYPES.has(types[i]) || blank(v)
+    const isBreak = types[i] === 'tabCRLF' || blank(v)
     if (isBreak) {
       // A line break (the corpora and many user texts put one sentence per line) ends a sentence.
       if (v.includes('\n') || v.includes('\r')) forceBreak = true
@@ -138,10 +141,15 @@ function splitWord(a: string, b: string): boolean {
  * character, was 0.8% of the engine's time on texts that almost never have such a run.
  */
 function hasLongToken(text: string): boolean {
-  let run = 0
-  for (let k = 0; k < text.length; k++) {
-    if (isSpace(text.charCodeAt(k))) run = 0
-    else if (++run >= 200) return true
+  // A run of 200 starting at `from` holds no space in from..from+199: read that window from its
+  // end, and at the first space found the next possible run starts just after it. Words are
+  // short, so a window costs a few characters and the scan moves by about 200.
+  let from = 0
+  while (from + 200 <= text.length) {
+    let k = from + 199
+    while (k >= from && !isSpace(text.charCodeAt(k))) k--
+    if (k < from) return true
+    from = k + 1
   }
   return false
 }
