@@ -87,12 +87,10 @@ export function tokenize(text: string): Tokenized {
   let forceBreak = true
   for (let i = 0; i < values.length; i++) {
     const v = values[i]
-    const here = text.startsWith(v, cursor)
-    let at = here ? cursor : text.indexOf(v, cursor)
     // Never jump far ahead: a value that cannot be found nearby is treated as zero-width.
-    if (at < 0 || at - cursor > 64) at = cursor
-    const start = at
-    const end = at === cursor && !here ? cursor : at + v.length
+    const at = nearby(text, v, cursor)
+    const start = at < 0 ? cursor : at
+    const end = at < 0 ? cursor : at + v.length
     cursor = end
     const isBreak = types[i] === 'tabCRLF' || blank(v)
     if (isBreak) {
@@ -123,6 +121,19 @@ export function tokenize(text: string): Tokenized {
   }
   if (curSent >= 0) closeSentence(sentences, tokens)
   return { text, tokens, sentences }
+}
+
+/**
+ * Where `v` first occurs in `text` from `cursor` on, at most 64 units ahead, or -1. Only where
+ * its first unit is does it compare the whole value: most tokens follow a space or two, and two
+ * calls of the string functions (a failed match at `cursor`, then a search) cost more.
+ */
+function nearby(text: string, v: string, cursor: number): number {
+  if (v.length === 0) return cursor
+  const c0 = v.charCodeAt(0)
+  const last = Math.min(cursor + 64, text.length - v.length)
+  for (let p = cursor; p <= last; p++) if (text.charCodeAt(p) === c0 && text.startsWith(v, p)) return p
+  return -1
 }
 
 const LETTERS = /^[\p{L}\p{M}]+$/u
