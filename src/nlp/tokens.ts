@@ -177,6 +177,18 @@ export function isSpace(c: number): boolean {
   )
 }
 
+/**
+ * `s.replace(/\s+/g, ' ')`, the expression run only when `s` has white space other than single
+ * spaces: names and mentions are mostly words joined by one space, where it changes nothing.
+ */
+export function collapseSpaces(s: string): string {
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k)
+    if (c === 32 ? k + 1 < s.length && isSpace(s.charCodeAt(k + 1)) : isSpace(c)) return s.replace(/\s+/g, ' ')
+  }
+  return s
+}
+
 /** Empty or all white space (as /^\s*$/), without running a regular expression for every token. */
 function blank(v: string): boolean {
   const c = v.charCodeAt(0)
