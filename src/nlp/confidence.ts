@@ -5,7 +5,7 @@
 // (scripts/nlp/train-confidence.ts). The weights are a model file of their own.
 import { readFileSync } from 'node:fs'
 import type { Entity, EntityType } from './entities.ts'
-import type { Tokenized } from './tokens.ts'
+import { collapseSpaces, type Tokenized } from './tokens.ts'
 import { GAZ_CLASSES } from './features/lexicon.ts'
 import { orgKind } from './relations.ts'
 
@@ -281,7 +281,7 @@ export function contextOf(e: Entity, r: Register): Float64Array {
     if (OPEN_QUOTE.test(p) && CLOSE_QUOTE.test(n)) v[C.quoted] = 1
     if ((LIST_JOIN.test(p) && capitalisedWord(p2)) || (LIST_JOIN.test(n) && capitalisedWord(n2))) v[C.inList] = 1
     forms.add(m.text)
-    if (m.text.replace(/\s+/g, ' ').includes(e.name)) named++
+    if (collapseSpaces(m.text).includes(e.name)) named++
     if (m.first === s.first) initial++
     firstStart = Math.min(firstStart, m.start)
     for (let i = m.first; i < m.last; i++) covered.add(i)

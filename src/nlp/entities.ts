@@ -1,6 +1,6 @@
 // Entity mentions → canonical entities: merges the mentions of one entity ("Tim Cook" …
 // "Cook" → "Tim Cook") and ranks entities by salience.
-import type { Token } from './tokens.ts'
+import { collapseSpaces, type Token } from './tokens.ts'
 
 export type EntityType = 'PER' | 'ORG' | 'LOC' | 'OBJ'
 
@@ -48,7 +48,7 @@ const ABBREVIATION = new Set(
  * sentence-final dot swallowed by the span ("Boise.") dropped; abbreviations keep their dot.
  */
 export function cleanName(s: string): string {
-  let out = s.replace(/\s+/g, ' ').replace(TRAILING, '')
+  let out = collapseSpaces(s).replace(TRAILING, '')
   out = out.replace(/\s*['’]s$/u, '').replace(/\s+\.$/, '')
   const m = /(?:^|\s)([^\s.]+)\.$/u.exec(out)
   if (m && !ABBREVIATION.has(m[1].toLowerCase()) && m[1].length > 1) out = out.slice(0, -1)
@@ -79,7 +79,7 @@ function nameWords(type: EntityType, name: string): string[] {
 
 /** Key used to decide whether two mentions name the same thing: case- and punctuation-insensitive. */
 function key(s: string): string {
-  return s.toLowerCase().replace(/[.’']/g, '').replace(/\s+/g, ' ').trim()
+  return collapseSpaces(s.toLowerCase().replace(/[.’']/g, '')).trim()
 }
 
 /**

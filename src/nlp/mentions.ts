@@ -848,14 +848,9 @@ const nameKey = (s: string) => s.toLowerCase().replace(/\s+/g, ' ')
  */
 export function placeLists(doc: Tokenized, mentions: Mention[], ctx: RuleContext): void {
   const t = doc.tokens
-  const joined = (x: Mention, y: Mention) => {
-    if (x.sent !== y.sent || y.first <= x.last || y.first - x.last > 2) return false
-    for (let i = x.last; i < y.first; i++) if (t[i].text !== ',' && t[i].text !== 'and') return false
-    return true
-  }
   for (let i = 0; i < mentions.length;) {
     let j = i + 1
-    while (j < mentions.length && joined(mentions[j - 1], mentions[j])) j++
+    while (j < mentions.length && listJoined(t, mentions[j - 1], mentions[j])) j++
     if (j - i >= 3) {
       const list = mentions.slice(i, j)
       const places = list.filter((m) => m.type === 'LOC').length
@@ -870,6 +865,13 @@ export function placeLists(doc: Tokenized, mentions: Mention[], ctx: RuleContext
     }
     i = j
   }
+}
+
+/** Two mentions of one sentence with only commas and "and" between them (one or two tokens). */
+function listJoined(t: Token[], x: Mention, y: Mention): boolean {
+  if (x.sent !== y.sent || y.first <= x.last || y.first - x.last > 2) return false
+  for (let i = x.last; i < y.first; i++) if (t[i].text !== ',' && t[i].text !== 'and') return false
+  return true
 }
 
 // A plural of a place's noun, and what may stand between it and the names it lists.
@@ -1055,18 +1057,20 @@ const FOR_HEAD =
  * Party] for the [Parti Québécois]").
  */
 export function joinForNames(doc: Tokenized, mentions: Mention[]): Mention[] {
+  return joinAdjacent(doc, mentions, (_, m, n) => (forJoins(doc, m, n) ? 'ORG' : undefined))
+}
+
+/** Whether `m`, "for" (and "the") and `n` make one organization (see joinForNames). */
+function forJoins(doc: Tokenized, m: Mention, n: Mention | undefined): boolean {
   const t = doc.tokens
-  const joins = (m: Mention, n: Mention | undefined): boolean => {
-    if (!n || m.type !== 'ORG' || n.type !== 'ORG' || n.sent !== m.sent || t[m.last]?.text !== 'for') return false
-    const gap = t[m.last + 1]?.text === 'the' ? 2 : 1
-    if (n.first !== m.last + gap || !FOR_HEAD.test(t[m.last - 1].text) || !/^\p{Lu}/u.test(t[m.first].text)) return false
-    for (let i = m.first; i < m.last; i++) if (t[i].text === 'and' || t[i].text === ',') return false
-    for (let i = n.first; i < n.last; i++) if (!/^\p{Lu}/u.test(t[i].text) && !/^(?:of|and|the|for|&)$/.test(t[i].text)) return false
-    // "leave the [Quebec Liberal Party] for [the Parti Québécois]": a body's name after "for" is another body.
-    for (let i = n.first; i < n.last; i++) if (BODY_WORD.test(t[i].text)) return false
-    return !foreignPartyName(doc, n.first, n.last)
-  }
-  return joinAdjacent(doc, mentions, (_, m, n) => (joins(m, n) ? 'ORG' : undefined))
+  if (!n || m.type !== 'ORG' || n.type !== 'ORG' || n.sent !== m.sent || t[m.last]?.text !== 'for') return false
+  const gap = t[m.last + 1]?.text === 'the' ? 2 : 1
+  if (n.first !== m.last + gap || !FOR_HEAD.test(t[m.last - 1].text) || !/^\p{Lu}/u.test(t[m.first].text)) return false
+  for (let i = m.first; i < m.last; i++) if (t[i].text === 'and' || t[i].text === ',') return false
+  for (let i = n.first; i < n.last; i++) if (!/^\p{Lu}/u.test(t[i].text) && !/^(?:of|and|the|for|&)$/.test(t[i].text)) return false
+  // "leave the [Quebec Liberal Party] for [the Parti Québécois]": a body's name after "for" is another body.
+  for (let i = n.first; i < n.last; i++) if (BODY_WORD.test(t[i].text)) return false
+  return !foreignPartyName(doc, n.first, n.last)
 }
 
 // Verbs and nouns of authorship right before a work's title ("author of Shishupala Vadha", "he
@@ -1199,7 +1203,20 @@ function hyphenedEdges(doc: Tokenized, a: number, b: number, taken: Uint8Array, 
  */
 export function joinAmpersandNames(doc: Tokenized, spans: TaggedSpan[]): TaggedSpan[] {
   const t = doc.tokens
-  const joins = (x: TaggedSpan, y: TaggedSpan | undefined) =>
+  if (!spans.some((s, i) => ampersandJoins(t, s, spans[i + 1]))) return spans
+  const out: TaggedSpan[] = []
+  for (let i = 0; i < spans.length; i++) {
+    if (ampersandJoins(t, spans[i], spans[i + 1])) {
+      out.push({ ...spans[i + 1], type: 'ORG', first: spans[i].first })
+      i++
+    } else out.push(spans[i])
+  }
+  return out
+}
+
+/** `x`, a comma and `y` of three words with "&" in the middle (see joinAmpersandNames). */
+function ampersandJoins(t: Token[], x: TaggedSpan, y: TaggedSpan | undefined): boolean {
+  return (
     y !== undefined &&
     (x.type === 'PER' || x.type === 'ORG') &&
     (y.type === 'PER' || y.type === 'ORG') &&
@@ -1209,15 +1226,7 @@ export function joinAmpersandNames(doc: Tokenized, spans: TaggedSpan[]): TaggedS
     y.last - y.first === 3 &&
     t[y.first + 1].text === '&' &&
     t[x.first].sent === t[y.first].sent
-  if (!spans.some((s, i) => joins(s, spans[i + 1]))) return spans
-  const out: TaggedSpan[] = []
-  for (let i = 0; i < spans.length; i++) {
-    if (joins(spans[i], spans[i + 1])) {
-      out.push({ ...spans[i + 1], type: 'ORG', first: spans[i].first })
-      i++
-    } else out.push(spans[i])
-  }
-  return out
+  )
 }
 
 const QUOTE = /^["“”]$/
@@ -1420,24 +1429,9 @@ const NAME_TOKEN = /^(?:\p{Lu}\p{Ll}+|\p{Lu}\.)$/u
  */
 export function splitPersonOf(doc: Tokenized, spans: TaggedSpan[], ctx: RuleContext): TaggedSpan[] {
   const t = doc.tokens
-  const nameAt = (s: TaggedSpan): [number, number] | undefined => {
-    if (s.type !== 'ORG' && s.type !== 'LOC') return undefined
-    const n = s.first + 1
-    if (n + 3 >= s.last || !/^\p{Lu}/u.test(t[s.first].text) || !TITLE_CASE.test(t[n].text)) return undefined
-    const g = wordGaz(ctx, t[n].text)
-    if (!(g & GAZ_FIRST) || g & (GAZ_PLACE | GAZ_REGION | GAZ_COMMON | GAZ_DEMONYM)) return undefined
-    for (const i of [n + 2, n + 3]) {
-      if (i >= s.last - 1 || t[i].text !== 'of' || !/^\p{Lu}/u.test(t[i + 1].text)) continue
-      let ok = TITLE_CASE.test(t[i - 1].text)
-      for (let k = n + 1; k < i; k++)
-        if (!NAME_TOKEN.test(t[k].text) || BODY_WORD.test(t[k].text) || ORG_END.test(t[k].text) || NAMED_BODY.test(t[k].text)) ok = false
-      if (ok) return [n, i]
-    }
-    return undefined
-  }
-  if (!spans.some((s) => nameAt(s))) return spans
+  if (!spans.some((s) => personOfAt(t, ctx, s))) return spans
   return spans.flatMap((s) => {
-    const at = nameAt(s)
+    const at = personOfAt(t, ctx, s)
     if (!at) return [s]
     const [n, i] = at
     const ws: string[] = []
@@ -1448,6 +1442,23 @@ export function splitPersonOf(doc: Tokenized, spans: TaggedSpan[], ctx: RuleCont
       { ...s, first: i + 1, type: rest },
     ]
   })
+}
+
+/** Where the person's name [n, i) and "of" at i sit in the span (see splitPersonOf), if they do. */
+function personOfAt(t: Token[], ctx: RuleContext, s: TaggedSpan): [number, number] | undefined {
+  if (s.type !== 'ORG' && s.type !== 'LOC') return undefined
+  const n = s.first + 1
+  if (n + 3 >= s.last || !/^\p{Lu}/u.test(t[s.first].text) || !TITLE_CASE.test(t[n].text)) return undefined
+  const g = wordGaz(ctx, t[n].text)
+  if (!(g & GAZ_FIRST) || g & (GAZ_PLACE | GAZ_REGION | GAZ_COMMON | GAZ_DEMONYM)) return undefined
+  for (const i of [n + 2, n + 3]) {
+    if (i >= s.last - 1 || t[i].text !== 'of' || !/^\p{Lu}/u.test(t[i + 1].text)) continue
+    let ok = TITLE_CASE.test(t[i - 1].text)
+    for (let k = n + 1; k < i; k++)
+      if (!NAME_TOKEN.test(t[k].text) || BODY_WORD.test(t[k].text) || ORG_END.test(t[k].text) || NAMED_BODY.test(t[k].text)) ok = false
+    if (ok) return [n, i]
+  }
+  return undefined
 }
 
 // A body's head word that may own another body ("the University 's Institute for Human Gene Therapy").
@@ -2157,22 +2168,23 @@ function joinAdjacent(
  * no campus).
  */
 export function joinCampus(doc: Tokenized, mentions: Mention[], ctx: RuleContext): Mention[] {
-  const t = doc.tokens
-  const joins = (m: Mention, n: Mention | undefined): boolean => {
-    if (!n || m.type !== 'ORG' || n.type !== 'LOC' || n.sent !== m.sent || n.first !== m.last + 1 || t[m.last].text !== ',') return false
-    if (m.last - m.first < 3 || m.last - m.first > 4 || t[m.first].text !== 'University' || t[m.first + 1].text !== 'of') return false
-    const ws: string[] = []
-    for (let i = m.first + 2; i < m.last; i++) {
-      if (!TITLE_CASE.test(t[i].text)) return false
-      ws.push(t[i].text.toLowerCase())
-    }
-    const g = ctx.gaz(ws)
-    if (!(g & GAZ_REGION) || g & GAZ_PLACE) return false
-    if (n.last - n.first > 2) return false
-    for (let i = n.first; i < n.last; i++) if (!TITLE_CASE.test(t[i].text)) return false
-    return !(n.last < t.length && t[n.last].sent === n.sent && /^\p{Lu}/u.test(t[n.last].text))
+  return joinAdjacent(doc, mentions, (_, m, n) => (campusJoins(doc.tokens, ctx, m, n) ? 'ORG' : undefined))
+}
+
+/** Whether `m`, a comma and `n` are a state university and its campus's town (see joinCampus). */
+function campusJoins(t: Token[], ctx: RuleContext, m: Mention, n: Mention | undefined): boolean {
+  if (!n || m.type !== 'ORG' || n.type !== 'LOC' || n.sent !== m.sent || n.first !== m.last + 1 || t[m.last].text !== ',') return false
+  if (m.last - m.first < 3 || m.last - m.first > 4 || t[m.first].text !== 'University' || t[m.first + 1].text !== 'of') return false
+  const ws: string[] = []
+  for (let i = m.first + 2; i < m.last; i++) {
+    if (!TITLE_CASE.test(t[i].text)) return false
+    ws.push(t[i].text.toLowerCase())
   }
-  return joinAdjacent(doc, mentions, (_, m, n) => (joins(m, n) ? 'ORG' : undefined))
+  const g = ctx.gaz(ws)
+  if (!(g & GAZ_REGION) || g & GAZ_PLACE) return false
+  if (n.last - n.first > 2) return false
+  for (let i = n.first; i < n.last; i++) if (!TITLE_CASE.test(t[i].text)) return false
+  return !(n.last < t.length && t[n.last].sent === n.sent && /^\p{Lu}/u.test(t[n.last].text))
 }
 
 const AWARD_END = /^(?:Award|Awards|Prize|Prizes)$/
@@ -3482,13 +3494,7 @@ export function entityCandidates(doc: Tokenized, tagger: TaggerModel): { entity:
   const { mentions, noisy } = tagMentions(doc, tagger)
   const tagged = new Map<Mention, EntityType>()
   for (const m of mentions) tagged.set(m, m.type)
-  // Asked of every capitalised word and of every entity's words: each word looked up once.
-  const ordinaryOf = new Map<string, boolean>()
-  const ordinary = (w: string) => {
-    let o = ordinaryOf.get(w)
-    if (o === undefined) ordinaryOf.set(w, (o = (nameClasses(w, tagger) & GAZ_COMMON) !== 0))
-    return o
-  }
+  const ordinary = ordinaryTest(tagger)
   const register = registerOf(doc, ordinary)
   register.opening = new Map()
   for (const m of mentions) register.opening.set(m.first, Math.max(register.opening.get(m.first) ?? 0, m.last))
@@ -3498,6 +3504,20 @@ export function entityCandidates(doc: Tokenized, tagger: TaggerModel): { entity:
     ev.ordinaryWords = e.name.split(/\s+/).every(ordinary)
     return { entity: e, features: confidenceFeatures(e, ev) }
   })
+}
+
+/**
+ * Whether a word is an ordinary one to the gazetteer. Asked of every capitalised word and of every
+ * entity's words: each word looked up once per document. (Returned unnamed: under tsx a named
+ * closure also runs esbuild's `__name` each time it is made.)
+ */
+function ordinaryTest(tagger: TaggerModel): (w: string) => boolean {
+  const ordinaryOf = new Map<string, boolean>()
+  return (w) => {
+    let o = ordinaryOf.get(w)
+    if (o === undefined) ordinaryOf.set(w, (o = (nameClasses(w, tagger) & GAZ_COMMON) !== 0))
+    return o
+  }
 }
 
 // Words that say a work or a product is talked about: its kind, or what is done with one.

@@ -1727,10 +1727,16 @@ function closeOver(best: Map<string, Scored>, type: RelationType, hops: number, 
   }
 }
 
-/** The tripleKey of the same relation read the other way round. */
+/**
+ * The tripleKey of the same relation read the other way round: the key's first three parts (as
+ * `split('\u0000')` cuts them: a name may hold that character too) in the reverse order, read
+ * between the separators without an array of the parts.
+ */
 function reverseKey(k: string): string {
-  const [src, type, tgt] = k.split('\u0000')
-  return tgt + '\u0000' + type + '\u0000' + src
+  const a = k.indexOf('\u0000')
+  const b = k.indexOf('\u0000', a + 1)
+  const c = k.indexOf('\u0000', b + 1)
+  return (c < 0 ? k.slice(b + 1) : k.slice(b + 1, c)) + '\u0000' + k.slice(a + 1, b) + '\u0000' + k.slice(0, a)
 }
 
 /**

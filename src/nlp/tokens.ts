@@ -44,10 +44,11 @@ export interface Tokenized {
   sentences: Sentence[]
 }
 
-const BREAK_TYPES = new Set(['tabCRLF'])
 // Anchored at a word's start: a match always starts there anyway (the greedy run from the
 // earliest start wins), and without the anchor the engine retried from every letter of every word.
 const LONG_TOKEN = /(?<!\S)\S{200,}/g
+// Each token's sentence number in wink's reading (see tokenize).
+let sentScratch = new Int32Array(1024)
 
 /**
  * wink keeps its token values verbatim, but a few inputs (lone surrogates, control
@@ -69,7 +70,10 @@ export function tokenize(text: string): Tokenized {
     // Everything is read out of the document: forget the words it added (see above).
     nlp._resetCache()
   }
-  const sentOf = new Int32Array(values.length)
+  // Scratch shared by all calls (synchronous), grown as needed: a typed array per text is
+  // allocated outside the heap, which costs more than filling this one.
+  if (sentScratch.length < values.length) sentScratch = new Int32Array(Math.max(values.length, 2 * sentScratch.length))
+  const sentOf = sentScratch.fill(0, 0, values.length)
   for (let s = 0; s < sentSpans.length; s++) {
     const [a, b] = sentSpans[s]
     for (let i = a; i <= b && i < values.length; i++) sentOf[i] = s
@@ -83,14 +87,12 @@ export function tokenize(text: string): Tokenized {
   let forceBreak = true
   for (let i = 0; i < values.length; i++) {
     const v = values[i]
-    const here = text.startsWith(v, cursor)
-    let at = here ? cursor : text.indexOf(v, cursor)
     // Never jump far ahead: a value that cannot be found nearby is treated as zero-width.
-    if (at < 0 || at - cursor > 64) at = cursor
-    const start = at
-    const end = at === cursor && !here ? cursor : at + v.length
+    const at = nearby(text, v, cursor)
+    const start = at < 0 ? cursor : at
+    const end = at < 0 ? cursor : at + v.length
     cursor = end
-    const isBreak = BREAK_TYPES.has(types[i]) || blank(v)
+    const isBreak = types[i] === 'tabCRLF' || blank(v)
     if (isBreak) {
       // A line break (the corpora and many user texts put one sentence per line) ends a sentence.
       if (v.includes('\n') || v.includes('\r')) forceBreak = true
@@ -119,6 +121,19 @@ export function tokenize(text: string): Tokenized {
   }
   if (curSent >= 0) closeSentence(sentences, tokens)
   return { text, tokens, sentences }
+}
+
+/**
+ * Where `v` first occurs in `text` from `cursor` on, at most 64 units ahead, or -1. Only where
+ * its first unit is does it compare the whole value: most tokens follow a space or two, and two
+ * calls of the string functions (a failed match at `cursor`, then a search) cost more.
+ */
+function nearby(text: string, v: string, cursor: number): number {
+  if (v.length === 0) return cursor
+  const c0 = v.charCodeAt(0)
+  const last = Math.min(cursor + 64, text.length - v.length)
+  for (let p = cursor; p <= last; p++) if (text.charCodeAt(p) === c0 && text.startsWith(v, p)) return p
+  return -1
 }
 
 const LETTERS = /^[\p{L}\p{M}]+$/u
@@ -160,6 +175,18 @@ export function isSpace(c: number): boolean {
     c === 0x3000 ||
     c === 0xfeff
   )
+}
+
+/**
+ * `s.replace(/\s+/g, ' ')`, the expression run only when `s` has white space other than single
+ * spaces: names and mentions are mostly words joined by one space, where it changes nothing.
+ */
+export function collapseSpaces(s: string): string {
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k)
+    if (c === 32 ? k + 1 < s.length && isSpace(s.charCodeAt(k + 1)) : isSpace(c)) return s.replace(/\s+/g, ' ')
+  }
+  return s
 }
 
 /** Empty or all white space (as /^\s*$/), without running a regular expression for every token. */

@@ -204,3 +204,43 @@ t.test('spaces between tokens, non-breaking or not, are kept as read', async (t)
   // it, as it did when an expression looked for them.
   for (const s of ['\u2001', '\u3000']) t.equal(nlp.readDoc(`Anna${s}Berg.`).out(), 'AnnaBerg.', 'not a space to wink')
 })
+
+t.test("runs of spaces and of line breaks cut a text as the model's splitter expression does", async (t) => {
+  // The patch cuts the raw text by a scan of character codes instead of `split` by the model's
+  // expression; these are what the expression gave (wink-nlp 2.4.0 with the earlier patch): the
+  // tokens, their types, the spaces before each (non-breaking ones as read) and the text again.
+  const nlp = winkNLP(model, ['sbd', 'pos'])
+  const its = nlp.its
+  const cases: [string, string[], string[], string[], string][] = [
+    [
+      'Anna \n Berg\t\tmet\r\n\u00a0Carl .',
+      ['Anna', '\n', 'Berg', '\t\t', 'met', '\r\n', 'Carl', '.'],
+      ['word', 'tabCRLF', 'word', 'tabCRLF', 'word', 'tabCRLF', 'word', 'punctuation'],
+      ['', ' ', ' ', '', '', '', '\u00a0', ' '],
+      'Anna \n Berg\t\tmet\r\n\u00a0Carl .',
+    ],
+    [
+      ' \u2002\nDahl\u205f\u202f, Eve\n\n',
+      ['\n', 'Dahl', ',', 'Eve', '\n\n'],
+      ['tabCRLF', 'word', 'punctuation', 'word', 'tabCRLF'],
+      [' \u2002', '', '\u205f\u202f', ' ', ''],
+      'Dahl\u205f\u202f, Eve',
+    ],
+    ['\t', ['\t'], ['tabCRLF'], [''], ''],
+    [
+      'Fay\u2009\u200a\u2003(Gus)\n \n',
+      ['Fay', '(', 'Gus', ')', '\n', '\n'],
+      ['word', 'punctuation', 'word', 'punctuation', 'tabCRLF', 'tabCRLF'],
+      ['', '\u2009\u200a\u2003', '', '', '', ' '],
+      'Fay\u2009\u200a\u2003(Gus)',
+    ],
+  ]
+  for (const [text, values, types, spaces, out] of cases) {
+    const doc = nlp.readDoc(text)
+    t.same(
+      [doc.tokens().out(its.value), doc.tokens().out(its.type), doc.tokens().out(its.precedingSpaces), doc.out()],
+      [values, types, spaces, out],
+      JSON.stringify(text),
+    )
+  }
+})
