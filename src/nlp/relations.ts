@@ -1019,6 +1019,7 @@ export function pushNameList(
     return
   }
   if (PERSON_RUNS) pushPersonRun(f, doc, words, a, b, sentAnchors, tp)
+  if (ORG_RUNS) pushOrgRun(f, doc, words, a, b, sentAnchors, tp)
   if (!PLACE_RUNS) return
   const place = type === 'LOC' ? a : b.entity.type === 'LOC' ? b : undefined
   if (!place || place.pronoun) return
@@ -1033,6 +1034,28 @@ export function pushNameList(
 }
 const PLACE_RUNS = process.env.TEA_EXP?.includes('placerun') ?? false
 const PERSON_RUNS = process.env.TEA_EXP?.includes('personrun') ?? false
+const ORG_RUNS = process.env.TEA_EXP?.includes('orgrun') ?? false
+
+/**
+ * A person and an organization of a run of organizations (values 64 and up): the run's length
+ * and whether the organization is the run's name nearest the person, the farthest, or inside.
+ * "He played for Rio Ave , Benfica and Porto": the words between the person and Porto are the
+ * other clubs' names.
+ */
+function pushOrgRun(f: number[], doc: Tokenized, words: Uint32Array, a: Anchor, b: Anchor, sentAnchors: Anchor[], tp: number): void {
+  const org = a.entity.type === 'ORG' && b.entity.type === 'PER' ? a : b.entity.type === 'ORG' && a.entity.type === 'PER' ? b : undefined
+  if (!org) return
+  const names = sentAnchors.filter((o) => !o.pronoun && o.entity.type === 'ORG').sort((x, y) => x.first - y.first)
+  const io = names.indexOf(org)
+  if (io < 0) return
+  const [lo, hi] = nameRun(doc, words, names, io)
+  if (hi === lo) return
+  const personBefore = org === b
+  const near = personBefore ? lo : hi
+  const far = personBefore ? hi : lo
+  const at = io === near ? 0 : io === far ? 1 : 2
+  f.push(feat(R.nameList, 64 + (Math.min(hi - lo + 1, 4) - 2) * 3 + at, tp))
+}
 
 /**
  * A person of a run of persons and an organization (values 48 and up): the run's length and
