@@ -990,9 +990,10 @@ function nameRun(doc: Tokenized, words: Uint32Array, names: Anchor[], i: number)
  * other in it. "Memphis , Tenn." is a run of two; a third name after it makes a list, whose names
  * are seldom in one another.
  *
- * For a person or an organization and a place, the place's own run (values 32 and up): its
- * length and where the place stands in it. One lives in "Ocala" and in "Fla." of "Ocala , Fla.",
- * seldom in each place of "Oklahoma , Arizona and Texas", where rain falls or a tour goes.
+ * For a person and a place, the place's own run (values 32 and up): its length and where the
+ * place stands in it. One lives in "Ocala" and in "Fla." of "Ocala , Fla.", seldom in each place
+ * of "Oklahoma , Arizona and Texas", where a tour goes or rain falls. (Read for an organization
+ * and a place too, it did not pay: docs/experiments/relations.md.)
  */
 export function pushNameList(
   f: number[],
@@ -1003,7 +1004,6 @@ export function pushNameList(
   sentAnchors: Anchor[],
   tp: number,
 ): void {
-  if (a.pronoun && b.pronoun) return
   const type = a.entity.type
   if (b.entity.type === type) {
     if (type === 'PER' || a.pronoun || b.pronoun) return
@@ -1018,10 +1018,7 @@ export function pushNameList(
     f.push(feat(R.nameList, n * 2 + (Math.abs(ib - ia) === 1 ? 1 : 0), tp))
     return
   }
-  if (PERSON_RUNS) pushPersonRun(f, doc, words, a, b, sentAnchors, tp)
-  if (ORG_RUNS) pushOrgRun(f, doc, words, a, b, sentAnchors, tp)
-  if (!PLACE_RUNS) return
-  const place = type === 'LOC' ? a : b.entity.type === 'LOC' ? b : undefined
+  const place = type === 'LOC' && b.entity.type === 'PER' ? a : type === 'PER' && b.entity.type === 'LOC' ? b : undefined
   if (!place || place.pronoun) return
   const names = sentAnchors.filter((o) => !o.pronoun && o.entity.type === 'LOC').sort((x, y) => x.first - y.first)
   const ip = names.indexOf(place)
@@ -1031,51 +1028,6 @@ export function pushNameList(
   // Where the place stands: first, last, or inside a run of three or more.
   const at = ip === lo ? 0 : ip === hi ? 1 : 2
   f.push(feat(R.nameList, 32 + (Math.min(hi - lo + 1, 4) - 2) * 3 + at, tp))
-}
-const PLACE_RUNS = process.env.TEA_EXP?.includes('placerun') ?? false
-const PERSON_RUNS = process.env.TEA_EXP?.includes('personrun') ?? false
-const ORG_RUNS = process.env.TEA_EXP?.includes('orgrun') ?? false
-
-/**
- * A person and an organization of a run of organizations (values 64 and up): the run's length
- * and whether the organization is the run's name nearest the person, the farthest, or inside.
- * "He played for Rio Ave , Benfica and Porto": the words between the person and Porto are the
- * other clubs' names.
- */
-function pushOrgRun(f: number[], doc: Tokenized, words: Uint32Array, a: Anchor, b: Anchor, sentAnchors: Anchor[], tp: number): void {
-  const org = a.entity.type === 'ORG' && b.entity.type === 'PER' ? a : b.entity.type === 'ORG' && a.entity.type === 'PER' ? b : undefined
-  if (!org) return
-  const names = sentAnchors.filter((o) => !o.pronoun && o.entity.type === 'ORG').sort((x, y) => x.first - y.first)
-  const io = names.indexOf(org)
-  if (io < 0) return
-  const [lo, hi] = nameRun(doc, words, names, io)
-  if (hi === lo) return
-  const personBefore = org === b
-  const near = personBefore ? lo : hi
-  const far = personBefore ? hi : lo
-  const at = io === near ? 0 : io === far ? 1 : 2
-  f.push(feat(R.nameList, 64 + (Math.min(hi - lo + 1, 4) - 2) * 3 + at, tp))
-}
-
-/**
- * A person of a run of persons and an organization (values 48 and up): the run's length and
- * whether the person is the run's name nearest the organization, the farthest, or inside.
- * "Rob Baker , Gord Downie and Johnny Fay of The Tragically Hip" names three members; the words
- * between the farthest one and the band are the other members' names.
- */
-function pushPersonRun(f: number[], doc: Tokenized, words: Uint32Array, a: Anchor, b: Anchor, sentAnchors: Anchor[], tp: number): void {
-  const person = a.entity.type === 'PER' && b.entity.type === 'ORG' ? a : b.entity.type === 'PER' && a.entity.type === 'ORG' ? b : undefined
-  if (!person || person.pronoun) return
-  const names = sentAnchors.filter((o) => !o.pronoun && o.entity.type === 'PER').sort((x, y) => x.first - y.first)
-  const ip = names.indexOf(person)
-  if (ip < 0) return
-  const [lo, hi] = nameRun(doc, words, names, ip)
-  if (hi === lo) return
-  const orgAfter = person === a
-  const near = orgAfter ? hi : lo
-  const far = orgAfter ? lo : hi
-  const at = ip === near ? 0 : ip === far ? 1 : 2
-  f.push(feat(R.nameList, 48 + (Math.min(hi - lo + 1, 4) - 2) * 3 + at, tp))
 }
 
 /**
