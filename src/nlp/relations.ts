@@ -1020,6 +1020,11 @@ export function pushNameList(
   }
   const place = type === 'LOC' && b.entity.type === 'PER' ? a : type === 'PER' && b.entity.type === 'LOC' ? b : undefined
   if (!place || place.pronoun) return
+  // Most places stand alone: no other place within glue's reach, no list to build.
+  if (
+    !sentAnchors.some((o) => o !== place && !o.pronoun && o.entity.type === 'LOC' && o.first - place.last <= 3 && place.first - o.last <= 3)
+  )
+    return
   const names = sentAnchors.filter((o) => !o.pronoun && o.entity.type === 'LOC').sort((x, y) => x.first - y.first)
   const ip = names.indexOf(place)
   if (ip < 0) return
