@@ -974,12 +974,26 @@ function listGlue(doc: Tokenized, words: Uint32Array, from: number, to: number):
   return true
 }
 
+/** The run of names around names[i]: neighbours joined only by glue (listGlue), as [first, last] indices. */
+function nameRun(doc: Tokenized, words: Uint32Array, names: Anchor[], i: number): [number, number] {
+  let lo = i
+  while (lo > 0 && names[lo - 1].last <= names[lo].first && listGlue(doc, words, names[lo - 1].last, names[lo].first)) lo--
+  let hi = i
+  while (hi + 1 < names.length && names[hi].last <= names[hi + 1].first && listGlue(doc, words, names[hi].last, names[hi + 1].first)) hi++
+  return [lo, hi]
+}
+
 /**
  * Two places or two organizations in one list of names of their type ("Oklahoma , Arizona and
  * Texas", "Leica and Rollei": only commas, "and", "or" and adjectives between the names of the
  * run): how many names the run holds (2, 3, 4 or more) and whether the pair is next to each
  * other in it. "Memphis , Tenn." is a run of two; a third name after it makes a list, whose names
  * are seldom in one another.
+ *
+ * For a person and a place, the place's own run (values 32 and up): its length and where the
+ * place stands in it. One lives in "Ocala" and in "Fla." of "Ocala , Fla.", seldom in each place
+ * of "Oklahoma , Arizona and Texas", where a tour goes or rain falls. (Read for an organization
+ * and a place too, it did not pay: docs/experiments/relations.md.)
  */
 export function pushNameList(
   f: number[],
@@ -991,19 +1005,34 @@ export function pushNameList(
   tp: number,
 ): void {
   const type = a.entity.type
-  if (type === 'PER' || b.entity.type !== type || a.pronoun || b.pronoun) return
-  const names = sentAnchors.filter((o) => !o.pronoun && o.entity.type === type).sort((x, y) => x.first - y.first)
-  const ia = names.indexOf(a)
-  const ib = names.indexOf(b)
-  if (ia < 0 || ib < 0) return
-  // The run of names joined by glue that holds a; b must be in it.
-  let lo = ia
-  while (lo > 0 && names[lo - 1].last <= names[lo].first && listGlue(doc, words, names[lo - 1].last, names[lo].first)) lo--
-  let hi = ia
-  while (hi + 1 < names.length && names[hi].last <= names[hi + 1].first && listGlue(doc, words, names[hi].last, names[hi + 1].first)) hi++
-  if (ib < lo || ib > hi) return
-  const n = Math.min(hi - lo + 1, 4)
-  f.push(feat(R.nameList, n * 2 + (Math.abs(ib - ia) === 1 ? 1 : 0), tp))
+  if (b.entity.type === type) {
+    if (type === 'PER' || a.pronoun || b.pronoun) return
+    const names = sentAnchors.filter((o) => !o.pronoun && o.entity.type === type).sort((x, y) => x.first - y.first)
+    const ia = names.indexOf(a)
+    const ib = names.indexOf(b)
+    if (ia < 0 || ib < 0) return
+    // The run of names joined by glue that holds a; b must be in it.
+    const [lo, hi] = nameRun(doc, words, names, ia)
+    if (ib < lo || ib > hi) return
+    const n = Math.min(hi - lo + 1, 4)
+    f.push(feat(R.nameList, n * 2 + (Math.abs(ib - ia) === 1 ? 1 : 0), tp))
+    return
+  }
+  const place = type === 'LOC' && b.entity.type === 'PER' ? a : type === 'PER' && b.entity.type === 'LOC' ? b : undefined
+  if (!place || place.pronoun) return
+  // Most places stand alone: no other place within glue's reach, no list to build.
+  if (
+    !sentAnchors.some((o) => o !== place && !o.pronoun && o.entity.type === 'LOC' && o.first - place.last <= 3 && place.first - o.last <= 3)
+  )
+    return
+  const names = sentAnchors.filter((o) => !o.pronoun && o.entity.type === 'LOC').sort((x, y) => x.first - y.first)
+  const ip = names.indexOf(place)
+  if (ip < 0) return
+  const [lo, hi] = nameRun(doc, words, names, ip)
+  if (hi === lo) return
+  // Where the place stands: first, last, or inside a run of three or more.
+  const at = ip === lo ? 0 : ip === hi ? 1 : 2
+  f.push(feat(R.nameList, 32 + (Math.min(hi - lo + 1, 4) - 2) * 3 + at, tp))
 }
 
 /**
