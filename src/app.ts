@@ -8,7 +8,6 @@ import type { Database } from './db/client.ts'
 import { systemClock, type Clock } from './domain/clock.ts'
 import type { Analyzer } from './analysis/analyzer.ts'
 import { ServiceUnavailableError } from './errors.ts'
-import { lazyRequestLogger } from './request-logger.ts'
 import databasePlugin from './plugins/app/database.ts'
 import refundsPlugin from './plugins/app/refunds.ts'
 import analysisCachePlugin from './plugins/app/analysis-cache.ts'
@@ -88,12 +87,8 @@ export function trustProxyOption(trust: Config['trustProxy']): FastifyServerOpti
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, database } = opts
   const clock = opts.clock ?? systemClock
-  const logger = opts.logger ?? loggerOptions(config.logLevel)
   const app = Fastify({
-    logger,
-    // Without a logger Fastify makes no child at all; with one, each request's child is made
-    // only if the request logs something.
-    childLoggerFactory: logger === false ? undefined : lazyRequestLogger,
+    logger: opts.logger ?? loggerOptions(config.logLevel),
     // Room for 30,000 astral characters written as JSON \u escapes, and no more.
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxyOption(config.trustProxy),
