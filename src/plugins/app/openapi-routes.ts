@@ -19,6 +19,7 @@ interface SpecOperation {
   operationId: OperationId
   security?: unknown[]
   requestBody?: unknown
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>
 }
 
 const PATHS = spec.paths as Record<string, Partial<Record<Method, SpecOperation>>>
@@ -93,6 +94,21 @@ export function validationError(err: ErrorObject, body: unknown): BadRequestErro
   return new BadRequestError('VALIDATION_ERROR', `"${name}" ${err.message}`)
 }
 
+const SCHEMAS = spec.components.schemas as Record<string, unknown>
+
+/** A schema of the spec with its `#/components/schemas/…` references written out in place. */
+function inlined(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(inlined)
+  if (!schema || typeof schema !== 'object') return schema
+  const ref = (schema as { $ref?: unknown }).$ref
+  if (typeof ref === 'string') {
+    const name = /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1]
+    if (!name || !(name in SCHEMAS)) throw new Error(`openapi-routes: cannot resolve "${ref}"`)
+    return inlined(SCHEMAS[name])
+  }
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, inlined(v)]))
+}
+
 /** Validators by operationId: looked up for each operation the spec lists. */
 const BODY_VALIDATORS: Partial<Record<OperationId, ValidateFunction>> = bodyValidators
 
@@ -102,19 +118,26 @@ interface RouteOptions<Id extends OperationId> {
   operation: SpecOperation & { operationId: Id }
   handler: OperationHandler<Id>
   tokenCheck: { deferrable: boolean }
+  compiledResponse: boolean
 }
 
 /** One operation as a Fastify route, typed by its operationId. */
 function addRoute<Id extends OperationId>(
   app: FastifyInstance,
-  { method, path, operation: op, handler, tokenCheck }: RouteOptions<Id>,
+  { method, path, operation: op, handler, tokenCheck, compiledResponse }: RouteOptions<Id>,
 ): void {
+  // Fastify compiles a serializer (fast-json-stringify) from the 200 body's schema, which writes
+  // the object's known fields directly instead of walking it as JSON.stringify does.
+  const okSchema = compiledResponse ? op.responses?.['200']?.content?.['application/json']?.schema : undefined
+  if (compiledResponse && !okSchema)
+    throw new Error(`openapi-routes: operation "${op.operationId}" has no application/json 200 schema to compile`)
   const secured = (op.security ?? SECURITY).length > 0
   const validate = BODY_VALIDATORS[op.operationId]
   if (op.requestBody && !validate) throw new Error(`openapi-routes: operation "${op.operationId}" has a body but no generated validator`)
   app.route<OperationRoute<Id>>({
     method: method.toUpperCase(),
     url: path.replace(/\{(\w+)\}/g, ':$1'),
+    schema: okSchema ? { response: { 200: inlined(okSchema) } } : undefined,
     // The token, then its burst limit: both before the body is read.
     onRequest: secured
       ? async (request: FastifyRequest) => {
@@ -135,6 +158,12 @@ export default fp<{
   handlers: OperationHandlers
   /** Operations whose token may be checked by the statement that counts them (src/domain/deferred-token-check.ts). */
   deferTokenCheck?: OperationId[]
+  /**
+   * Operations whose 200 body is written by a serializer compiled from the spec's schema: for
+   * handlers that return a plain object on a hot path. (Fields the schema does not name are
+   * left out of the body; the contract tests hold the handlers to the schema anyway.)
+   */
+  compiledResponses?: OperationId[]
 }>(
   async (app, opts) => {
     for (const [path, item] of Object.entries(PATHS)) {
@@ -147,7 +176,8 @@ export default fp<{
         if (!handler)
           throw new Error(`openapi-routes: operation "${operation.operationId}" (${method.toUpperCase()} ${path}) is not implemented`)
         const tokenCheck = { deferrable: opts.deferTokenCheck?.includes(operation.operationId) ?? false }
-        addRoute(app, { method, path, operation, handler, tokenCheck })
+        const compiledResponse = opts.compiledResponses?.includes(operation.operationId) ?? false
+        addRoute(app, { method, path, operation, handler, tokenCheck, compiledResponse })
       }
     }
   },
