@@ -7,6 +7,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { readJsonl } from '../nlp/data.ts'
+import { runInterleaved } from './interleaved-ab.ts'
 import type * as Nlp from '../../src/nlp/index.ts'
 
 const { values, positionals } = parseArgs({
@@ -32,28 +33,4 @@ async function engineOf(tree: string): Promise<(text: string) => unknown> {
 const texts = readJsonl(values.file).map((r) => r.text)
 const a = await engineOf(treeA)
 const b = await engineOf(treeB)
-for (let w = 0; w < Number(values.warmup); w++) {
-  for (const t of texts) {
-    a(t)
-    b(t)
-  }
-}
-const cpu = () => {
-  const c = process.cpuUsage()
-  return c.user + c.system
-}
-for (let r = 0; r < Number(values.rounds); r++) {
-  let ta = 0
-  let tb = 0
-  for (let k = 0; k < texts.length; k += 10) {
-    const chunk = texts.slice(k, k + 10)
-    const order = (k / 10 + r) % 2 === 0 ? [a, b] : [b, a]
-    for (const run of order) {
-      const c0 = cpu()
-      for (const t of chunk) run(t)
-      if (run === a) ta += cpu() - c0
-      else tb += cpu() - c0
-    }
-  }
-  console.log(`round ${r}: A ${(ta / 1000).toFixed(0)} ms, B ${(tb / 1000).toFixed(0)} ms, B/A ${(tb / ta).toFixed(3)}`)
-}
+runInterleaved(a, b, texts, { rounds: Number(values.rounds), warmup: Number(values.warmup) })

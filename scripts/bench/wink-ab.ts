@@ -7,6 +7,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { readJsonl } from '../nlp/data.ts'
+import { runInterleaved } from './interleaved-ab.ts'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -40,28 +41,4 @@ function readerOf(tree: string): (text: string) => void {
 const texts = values.file.flatMap((f) => readJsonl(f).map((r) => r.text))
 const a = readerOf(treeA)
 const b = readerOf(treeB)
-for (let w = 0; w < Number(values.warmup); w++) {
-  for (const t of texts) {
-    a(t)
-    b(t)
-  }
-}
-const cpu = () => {
-  const c = process.cpuUsage()
-  return c.user + c.system
-}
-for (let r = 0; r < Number(values.rounds); r++) {
-  let ta = 0
-  let tb = 0
-  for (let k = 0; k < texts.length; k += 10) {
-    const chunk = texts.slice(k, k + 10)
-    const order = (k / 10 + r) % 2 === 0 ? [a, b] : [b, a]
-    for (const run of order) {
-      const c0 = cpu()
-      for (const t of chunk) run(t)
-      if (run === a) ta += cpu() - c0
-      else tb += cpu() - c0
-    }
-  }
-  console.log(`round ${r}: A ${(ta / 1000).toFixed(0)} ms, B ${(tb / 1000).toFixed(0)} ms, B/A ${(tb / ta).toFixed(3)}`)
-}
+runInterleaved(a, b, texts, { rounds: Number(values.rounds), warmup: Number(values.warmup) })
