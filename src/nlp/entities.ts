@@ -77,8 +77,8 @@ function nameWords(type: EntityType, name: string): string[] {
   return ws
 }
 
-/** Key used to decide whether two mentions name the same thing: case- and punctuation-insensitive. */
-function key(s: string): string {
+/** Key used to decide whether two mentions name the same thing: case-, dot- and spacing-insensitive. */
+export function nameKey(s: string): string {
   return collapseSpaces(s.toLowerCase().replace(/[.’']/g, '')).trim()
 }
 
@@ -106,7 +106,7 @@ export function buildEntities(mentions: Mention[], textLength: number): Entity[]
     if (!name || !/[\p{L}\p{N}]/u.test(name)) continue
     const ws = nameWords(m.type, name)
     const display = ws.join(' ')
-    const k = key(display)
+    const k = nameKey(display)
     let g = groups.get(k)
     const mixed = /\p{Ll}/u.test(display)
     if (!g) groups.set(k, (g = { words: ws, display, mixed, mentions: [], votes: new Map() }))
@@ -142,8 +142,8 @@ export function buildEntities(mentions: Mention[], textLength: number): Entity[]
     // International Airport", "Albany" of "Albany County"; Re-DocRED's clusters: 143 of 179 such
     // joins were two places), so places join by their full name only.
     const e =
-      (g.type === 'LOC' ? undefined : findContaining(byWord.get(key(g.words[0])) ?? [], g.type, g.words, g.mentions)) ??
-      (g.words.length === 1 ? findSurname(byWord.get(key(g.words[0])) ?? [], g.words[0]) : undefined)
+      (g.type === 'LOC' ? undefined : findContaining(byWord.get(nameKey(g.words[0])) ?? [], g.type, g.words, g.mentions)) ??
+      (g.words.length === 1 ? findSurname(byWord.get(nameKey(g.words[0])) ?? [], g.words[0]) : undefined)
     if (e) {
       e.mentions.push(...g.mentions)
       continue
@@ -151,7 +151,7 @@ export function buildEntities(mentions: Mention[], textLength: number): Entity[]
     const ne: Entity = { type: g.type, name: g.display, mentions: [...g.mentions], salience: 0 }
     entities.push(ne)
     if (g.words.length > 1) {
-      for (const w of new Set(g.words.map(key))) {
+      for (const w of new Set(g.words.map(nameKey))) {
         const list = byWord.get(w)
         if (list) list.push(ne)
         else byWord.set(w, [ne])
@@ -170,15 +170,15 @@ export function buildEntities(mentions: Mention[], textLength: number): Entity[]
 
 /** A person whose last name is `w`. */
 function findSurname(entities: Entity[], w: string): Entity | undefined {
-  const k = key(w)
-  return entities.find((e) => e.type === 'PER' && words(e.name).length > 1 && key(words(e.name).at(-1)!) === k)
+  const k = nameKey(w)
+  return entities.find((e) => e.type === 'PER' && words(e.name).length > 1 && nameKey(words(e.name).at(-1)!) === k)
 }
 
 function findContaining(entities: Entity[], type: EntityType, ws: string[], mentions: Mention[]): Entity | undefined {
-  const kws = ws.map(key)
+  const kws = ws.map(nameKey)
   for (const e of entities) {
     if (e.type !== type) continue
-    const ew = words(e.name).map(key)
+    const ew = words(e.name).map(nameKey)
     if (ew.length <= kws.length) continue
     if (!containsRun(ew, kws)) continue
     if (type === 'ORG' && kws.every((w, i) => ew[i] === w) && namedApart(e, words(e.name).slice(kws.length), mentions)) continue
@@ -213,12 +213,12 @@ function namedApart(e: Entity, extra: string[], mentions: Mention[]): boolean {
   for (const w of extra) {
     if (/^(?:['’]s|and|&|[-/,])$/i.test(w)) continue
     if (!/^[\p{Lu}\p{N}]/u.test(w)) break
-    const k = key(w)
+    const k = nameKey(w)
     if (REGION_WORD.test(k)) region = true
     else if (UNIT_WORD.test(k)) unit = true
   }
   if (region) return true
-  if (!unit || LEGAL_FORM.test(key(words(e.name).at(-1)!).replace(/[,]/g, ''))) return false
+  if (!unit || LEGAL_FORM.test(nameKey(words(e.name).at(-1)!).replace(/[,]/g, ''))) return false
   const sents = new Set(e.mentions.map((m) => m.sent))
   if (mentions.some((m) => sents.has(m.sent))) return true
   return firstStart(mentions) < firstStart(e.mentions)
@@ -252,5 +252,5 @@ export function mentionFromTokens(text: string, tokens: Token[], first: number, 
  * does not.
  */
 export function spellsName(entity: Entity, text: string): boolean {
-  return key(nameWords(entity.type, cleanName(text)).join(' ')) === key(entity.name)
+  return nameKey(nameWords(entity.type, cleanName(text)).join(' ')) === nameKey(entity.name)
 }

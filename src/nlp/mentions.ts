@@ -1,5 +1,5 @@
 // Entities of a document: the trained tagger's mentions merged into canonical entities.
-import type { Token, Tokenized } from './tokens.ts'
+import { collapseSpaces, type Token, type Tokenized } from './tokens.ts'
 import { buildEntities, mentionFromTokens, type Entity, type EntityType, type Mention } from './entities.ts'
 import { tagDocument, type TaggerModel } from './tagger.ts'
 import { MAX_ENTITIES_PER_TYPE } from './types.ts'
@@ -838,7 +838,7 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
   return ruled
 }
 
-const nameKey = (s: string) => s.toLowerCase().replace(/\s+/g, ' ')
+const spacedLower = (s: string) => collapseSpaces(s.toLowerCase())
 
 /**
  * "Paris , London and Oxford", "Liverpool , Southampton and Plymouth": a person or an organization
@@ -925,14 +925,14 @@ export function spreadStated(mentions: Mention[]): void {
   const stated = new Map<string, EntityType | null>()
   for (const m of mentions) {
     if (!m.stated) continue
-    const k = nameKey(m.text)
+    const k = spacedLower(m.text)
     const seen = stated.get(k)
     stated.set(k, seen === undefined || seen === m.type ? m.type : null)
   }
   if (!stated.size) return
   for (const m of mentions) {
     if (m.stated) continue
-    const type = stated.get(nameKey(m.text))
+    const type = stated.get(spacedLower(m.text))
     if (type && type !== m.type) {
       m.type = type
       m.stated = true

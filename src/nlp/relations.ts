@@ -12,7 +12,7 @@
 // hand-labelled sample of their predictions.
 import { readFileSync } from 'node:fs'
 import type { Tokenized } from './tokens.ts'
-import type { Entity, EntityType } from './entities.ts'
+import { nameKey, type Entity, type EntityType } from './entities.ts'
 import type { RelationType } from './types.ts'
 import { feat, fnv } from './features/hashing.ts'
 import { lowerForms } from './features/document.ts'
@@ -476,7 +476,7 @@ function fitsOnce(fits: Map<Entity, boolean>, e: Entity): boolean {
 
 /** Hash of a place name as the place table keys it (case, dots and spacing ignored). */
 export function placeKey(name: string): number {
-  return fnv(name.toLowerCase().replace(/[.’']/g, '').replace(/\s+/g, ' ').trim())
+  return fnv(nameKey(name))
 }
 
 /** placeKey of an entity's name, kept in the document's context. */
