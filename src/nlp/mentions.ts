@@ -538,6 +538,9 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     if (!noisy && b - a === 1 && MONTH_ABBR.test(doc.tokens[a].text)) continue
     // "the Pope", "Bishop of Ely", "3rd Baronet": an office alone names no one.
     if (type === 'PER' && !noisy && loneOffice(doc, a, b)) continue
+    // "Vringo , [Inc] .", "former [CEO] of NSB", "a [BA] in history": a legal form, an officer's
+    // title, a degree or a medium alone names nothing.
+    if (!noisy && namesNothing(doc, a, b)) continue
     // "the 2011 Berlin state election": the place is a word of the event's name, none of ours.
     if (type === 'LOC' && !noisy && electionPlace(doc, a, b)) continue
     // "Chicago blues", "the Nashville sound": the place is a word of the style's name, none of ours.
@@ -2567,6 +2570,18 @@ function titledPerson(doc: Tokenized, a: number, b: number, ctx: RuleContext): b
   }
   return true
 }
+// Words that are no name alone: a company's legal form, an officer's title, a degree, a medium.
+const NO_NAME = /^(?:Inc|Ltd|LLC|Corp|plc|PLC|GmbH|CEO|CFO|COO|CTO|BA|BSc|MSc|PhD|MBA|TV)\.?$/
+
+/**
+ * [a, b) is one such word alone ("Vringo , [Inc] .", "former [CEO] of NSB", "a [BA] in history",
+ * "offers on [TV]"): it names nothing (the firm's name before the comma is the firm's). Not the
+ * word inside a longer name ("Apple Inc", "TV Globo").
+ */
+export function namesNothing(doc: Tokenized, a: number, b: number): boolean {
+  return b - a === 1 && NO_NAME.test(doc.tokens[a].text)
+}
+
 // A ruler's, a peer's or a churchman's office, which a person's name may follow or stand without.
 const LONE_OFFICE = /^(?:King|Queen|Pope|Emperor|Empress|Tsar|Czar|Sultan|Prince|Princess|Archbishop|Bishop|Cardinal|Baronet)$/
 

@@ -1,7 +1,8 @@
-// An office alone ("the Pope", "Bishop of Ely", "3rd Baronet") names no one: the rule fires on the
-// shapes it was written for and not on an office before a name, a surname or a headline.
+// An office alone ("the Pope", "Bishop of Ely", "3rd Baronet") names no one, nor does a legal form,
+// an officer's title, a degree or a medium alone: each rule fires on the shapes it was written for
+// and not on a near miss.
 import t from 'tap'
-import { loneOffice } from '../../src/nlp/mentions.ts'
+import { loneOffice, namesNothing } from '../../src/nlp/mentions.ts'
 import { rangeOf } from '../helpers/token-range.ts'
 
 const lone = (text: string, word: string) => loneOffice(...rangeOf(text, word))
@@ -22,4 +23,15 @@ t.test('an office before a name, a surname and a headline are left to the tagger
   t.notOk(lone('Duke of Cambridge talks warmly .', 'Duke'), 'an office the list does not hold')
   t.notOk(lone('The King of the Hill is a show , said Prince .', 'Prince'), 'after a comma and a verb')
   t.notOk(lone('Bishop of the county said no .', 'Bishop'), 'no capitalised word after "of"')
+})
+
+t.test("a legal form, an officer's title, a degree or a medium alone names nothing; inside a name it stays", async (t) => {
+  const nothing = (text: string, word: string) => namesNothing(...rangeOf(text, word))
+  t.ok(nothing('Notices to Borrower : Vringo , Inc .', 'Inc'))
+  t.ok(nothing('He was the former CEO of Norges Statsbaner .', 'CEO'))
+  t.ok(nothing('GWS USA , LLC was established in 2004 .', 'LLC'))
+  t.ok(nothing('She received various Bollywood and TV offers .', 'TV'))
+  t.notOk(nothing('Shares of Apple Inc rose .', 'Apple Inc'), 'the legal form closing a name')
+  t.notOk(nothing('The show aired on TV Globo in 1990 .', 'TV Globo'), 'a channel named TV')
+  t.notOk(nothing('She joined Vringo in 2012 .', 'Vringo'), 'a name')
 })
