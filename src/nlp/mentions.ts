@@ -536,6 +536,11 @@ function ruledMentions(doc: Tokenized, tagged: ReturnType<typeof tagDocument>['s
     }
     // A lone month abbreviation is a date, not a name ("Feb").
     if (!noisy && b - a === 1 && MONTH_ABBR.test(doc.tokens[a].text)) continue
+    // "the Pope", "Bishop of Ely", "3rd Baronet": an office alone names no one.
+    if (type === 'PER' && !noisy && loneOffice(doc, a, b)) continue
+    // "Vringo , [Inc] .", "former [CEO] of NSB", "a [BA] in history": a legal form, an officer's
+    // title, a degree or a medium alone names nothing.
+    if (!noisy && namesNothing(doc, a, b)) continue
     // "the 2011 Berlin state election": the place is a word of the event's name, none of ours.
     if (type === 'LOC' && !noisy && electionPlace(doc, a, b)) continue
     // "Chicago blues", "the Nashville sound": the place is a word of the style's name, none of ours.
@@ -2565,6 +2570,36 @@ function titledPerson(doc: Tokenized, a: number, b: number, ctx: RuleContext): b
   }
   return true
 }
+// Words that are no name alone: a company's legal form, an officer's title, a degree, a medium.
+const NO_NAME = /^(?:Inc|Ltd|LLC|Corp|plc|PLC|GmbH|CEO|CFO|COO|CTO|BA|BSc|MSc|PhD|MBA|TV)\.?$/
+
+/**
+ * [a, b) is one such word alone ("Vringo , [Inc] .", "former [CEO] of NSB", "a [BA] in history",
+ * "offers on [TV]"): it names nothing (the firm's name before the comma is the firm's). Not the
+ * word inside a longer name ("Apple Inc", "TV Globo").
+ */
+export function namesNothing(doc: Tokenized, a: number, b: number): boolean {
+  return b - a === 1 && NO_NAME.test(doc.tokens[a].text)
+}
+
+// A ruler's, a peer's or a churchman's office, which a person's name may follow or stand without.
+const LONE_OFFICE = /^(?:King|Queen|Pope|Emperor|Empress|Tsar|Czar|Sultan|Prince|Princess|Archbishop|Bishop|Cardinal|Baronet)$/
+
+/**
+ * [a, b) is one office word ("King", "Pope", "Baronet") after "the" or an ordinal ("the Pope", "3rd
+ * Baronet"), or before "of" and a capitalised word ("Bishop of Ely", "King of Sweden"): the office,
+ * not a person's name. Not the office before a name ("Pope Benedict"), nor a surname before "in"
+ * ("assassinating King in Memphis"), nor an office opening a headline without "the" ("Pope says…").
+ */
+export function loneOffice(doc: Tokenized, a: number, b: number): boolean {
+  const t = doc.tokens
+  if (b - a !== 1 || !LONE_OFFICE.test(t[a].text)) return false
+  const sent = t[a].sent
+  const before = a > 0 && t[a - 1].sent === sent ? t[a - 1].text : ''
+  if (/^the$/i.test(before) || /^\d+(?:st|nd|rd|th)$/.test(before)) return true
+  return b + 1 < t.length && t[b + 1].sent === sent && t[b].text === 'of' && /^\p{Lu}/u.test(t[b + 1].text)
+}
+
 // What a party's member is called, and offices and ranks, before a person's name.
 const PARTY_MEMBER = /^(?:Democrat|Republican|Liberal|Conservative|Tory|Socialist|Communist|Unionist|Nationalist|Federalist|Whig|Populist)$/
 const OFFICE =
