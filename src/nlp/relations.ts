@@ -960,6 +960,8 @@ const KIN_WORDS = new Set(
     .split(' ')
     .map((w) => fnv(w)),
 )
+// The kin words that name several persons.
+const KIN_PLURAL = new Set('children sons daughters siblings brothers sisters parents cousins'.split(' ').map((w) => fnv(w)))
 const LIST_GLUE = new Set([COMMA, fnv('and'), fnv('&')])
 
 const OR = fnv('or')
@@ -1037,8 +1039,9 @@ export function pushNameList(
 
 /**
  * Two persons of one list ("his four children , A , B , C and D", "siblings A , B and C": only
- * commas, "and" and other persons between) and whether a kin word comes shortly before the
- * list: Re-DocRED relates every pair of such a list, which no word between them says.
+ * commas, "and" and other persons between) and the kin word shortly before the list, plural or
+ * singular: Re-DocRED relates every pair of such a list, which no word between them says, when
+ * the kin word names them all.
  */
 function pushKinList(
   f: number[],
@@ -1056,9 +1059,13 @@ function pushKinList(
     const inPerson = sentAnchors.some((o) => o.entity.type === 'PER' && !o.pronoun && i >= o.first && i < o.last)
     if (!inPerson) listed = 0
   }
+  // The nearest kin word before the earlier name, plural or singular: "his four children : A , B
+  // and C" names kin in every name of the list, "Nell and his brother Louis , A , B" in one.
   let kin = 0
-  for (let i = Math.max(sent.first, a.first - 12); i < a.first && !kin; i++) if (KIN_WORDS.has(words[i])) kin = 1
-  if (listed || kin) f.push(feat(R.kinList, listed * 2 + kin, tp))
+  for (let i = a.first - 1; i >= Math.max(sent.first, a.first - 12) && !kin; i--)
+    if (KIN_WORDS.has(words[i])) kin = KIN_PLURAL.has(words[i]) ? 1 : 2
+  // Values from 8: 1–3 were the reading without the kin word's number.
+  if (listed || kin) f.push(feat(R.kinList, 8 + listed * 3 + kin, tp))
 }
 
 // Words that say one person killed another, pooled: each alone is seen a few times in the
