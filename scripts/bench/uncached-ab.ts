@@ -131,6 +131,8 @@ try {
       )
     }
   }
+  const peak = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
+  console.log(`peak RSS (VmHWM): A ${peak(nodes.A.pid).toFixed(0)} MB, B ${peak(nodes.B.pid).toFixed(0)} MB`)
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
   for (const k of ['main', 'all'] as const) {
     const ratios = per.A[k].map((a, i) => per.B[k][i] / a)
