@@ -133,11 +133,14 @@ try {
   }
   const peak = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
   console.log(`peak RSS (VmHWM): A ${peak(nodes.A.pid).toFixed(0)} MB, B ${peak(nodes.B.pid).toFixed(0)} MB`)
+  // The node measured second in a pair tends to read higher: slices alternate the order, and the
+  // geometric mean weighs both orders alike.
+  const geomean = (xs: number[]) => Math.exp(xs.reduce((sum, x) => sum + Math.log(x), 0) / xs.length)
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
   for (const k of ['main', 'all'] as const) {
     const ratios = per.A[k].map((a, i) => per.B[k][i] / a)
     console.log(
-      `${k === 'main' ? 'main thread' : 'whole process'}: A median ${median(per.A[k]).toFixed(0)} µs, B median ${median(per.B[k]).toFixed(0)} µs; B/A by slice ${ratios.map((r) => r.toFixed(3)).join(', ')}; median ${median(ratios).toFixed(3)}`,
+      `${k === 'main' ? 'main thread' : 'whole process'}: A median ${median(per.A[k]).toFixed(0)} µs, B median ${median(per.B[k]).toFixed(0)} µs; B/A by slice ${ratios.map((r) => r.toFixed(3)).join(', ')}; median ${median(ratios).toFixed(3)}, geometric mean ${geomean(ratios).toFixed(3)}`,
     )
   }
 } finally {
