@@ -30,7 +30,8 @@ if (!server) throw new Error('uncached-ab.ts: set TEST_DATABASE_URL (a PostgreSQ
 
 const children: ChildProcess[] = []
 const admin = postgres(server, { max: 1, onnotice: () => {} })
-const dbName = `bench_svc_ab_${randomBytes(3).toString('hex')}`
+// The database's name: BENCH_DB_PREFIX (a machine shared by several engineers may ask for one), then random.
+const dbName = `${process.env.BENCH_DB_PREFIX ?? 'tea_bench_ab'}_${randomBytes(3).toString('hex')}`
 await admin.unsafe(`create database ${dbName}`)
 const dbUrl = new URL(server)
 dbUrl.pathname = '/' + dbName
