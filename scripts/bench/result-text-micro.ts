@@ -1,9 +1,12 @@
 // Main-thread CPU per uncached analyze through the real service, cache and response body (stub
 // repositories; the in-process level full), the analyzer answering as a pool worker does: as JSON
 // text that the main thread parses (`analyze`, variant "parse") or as that text with the view
-// already written (`analyzeText`, variant "text"; the worker then spends one `viewText` more).
+// already written (`analyzeText`, variant "text"; the worker then spends one `viewText` more;
+// its strings come out of a structured-clone message, as a worker's answer does). Variant "hits":
+// as "text", but every request after the first 40 is an in-process hit (default options).
 // Run the variants in turn, each in a process of its own with the server's flags:
 // for v in parse text parse text; do node --single-threaded-gc --max-semi-space-size=8 --max-old-space-size=512 --import tsx scripts/bench/result-text-micro.ts $v; done
+import { deserialize, serialize } from 'node:v8'
 import { analysisFromJson } from '../../src/analysis/analysis-json.ts'
 import type { Analyzer } from '../../src/analysis/analyzer.ts'
 import { createAnalysisCache } from '../../src/analysis/cache.ts'
@@ -15,7 +18,7 @@ import { createEngine, loadEngineModels } from '../../src/nlp/index.ts'
 import { makeText } from './texts.ts'
 
 const variant = process.argv[2]
-if (variant !== 'parse' && variant !== 'text') throw new Error('usage: result-text-micro.ts parse|text')
+if (variant !== 'parse' && variant !== 'text' && variant !== 'hits') throw new Error('usage: result-text-micro.ts parse|text|hits')
 const engine = createEngine(loadEngineModels())
 const texts = Array.from({ length: 40 }, (_, i) => `Item ${i}. ` + makeText(2000 + i))
 const analyses = texts.map((t) => engine.analyze(t, { language: 'en' }))
@@ -24,13 +27,17 @@ const views = analyses.map((a, i) => viewText(a, {}, texts[i]))
 let n = 0
 // Fresh strings each time, as a worker's answer is.
 const fresh = (s: string) => s.slice(0, -1) + s.slice(-1)
+const messages = jsons.map((json, i) => serialize({ json, view: views[i] }))
 const analyzer: Analyzer = {
   analyze: async () => analysisFromJson(fresh(jsons[n % 40])),
   ready: () => true,
   close: async () => {},
 }
-if (variant === 'text')
-  analyzer.analyzeText = async () => ({ json: fresh(jsons[n % 40]), model: 'm', language: 'en', view: fresh(views[n % 40]) })
+if (variant !== 'parse')
+  analyzer.analyzeText = async () => {
+    const { json, view } = deserialize(messages[n % 40]) as { json: string; view: string }
+    return { json, model: 'm', language: 'en', view }
+  }
 const repo = {
   put: async (_a: string, _k: string, _p: string, createdAt: Date) => createdAt,
   get: async () => undefined,
@@ -47,7 +54,7 @@ const service = createAnalysisService({
 })
 const caller = { accountId: '00000000-0000-0000-0000-000000000001', plan: 'business', limit: 2e9, used: 0 }
 async function one(): Promise<string> {
-  const input = { text: `Request ${n}. ${texts[n % 40]}` }
+  const input = { text: variant === 'hits' ? texts[n % 40] : `Request ${n}. ${texts[n % 40]}` }
   const outcome = await service.analyze(caller, input)
   n++
   const about = outcome.entry ?? outcome.analysis
@@ -61,4 +68,4 @@ for (let r = 0; r < 4; r++) {
   const used = process.cpuUsage(before)
   rounds.push((used.user + used.system) / 3000)
 }
-process.stdout.write(`${variant}: ${rounds.map((x) => x.toFixed(1)).join(', ')} µs of CPU per uncached request (rounds)\n`)
+process.stdout.write(`${variant}: ${rounds.map((x) => x.toFixed(1)).join(', ')} µs of CPU per request (rounds)\n`)

@@ -26,39 +26,73 @@ export interface AnalysisText {
   language: string
 }
 
+/** A worker's analysis as the in-process level keeps it: its JSON text as UTF-8 bytes. */
+export interface AnalysisBytes {
+  utf8: Buffer
+  model: string
+  language: string
+}
+
 /**
  * A cached analysis: its objects, or the JSON text a worker sent, parsed on first use. A result
  * that only default-options requests use is then never parsed on the main thread (its response
- * text comes from the worker, `body`), and the in-process level keeps it as two strings instead
- * of an object graph that every collection copies or marks.
+ * text comes from the worker, `body`). The in-process level keeps a worker's JSON text and
+ * response text as UTF-8 bytes outside V8's heap: as strings, each uncached result's ~18 KB were
+ * copied by the young generation's collections, promoted and then marked and compacted in the
+ * old one, although most entries are never read again; the response text is decoded (once) by
+ * the first request that uses it.
  */
 export class CachedAnalysis {
   /** The default-options response text of the analysis, written on first use (response-body.ts). */
   body: string | undefined
+  /** The same as UTF-8 bytes, until `keptBody` decodes it. */
+  #bodyUtf8: Buffer | undefined
   #analysis: Analysis | undefined
-  readonly #text: AnalysisText | undefined
+  readonly #json: string | Buffer | undefined
+  readonly #model: string | undefined
+  readonly #language: string | undefined
   constructor(
-    from: Analysis | AnalysisText,
+    from: Analysis | AnalysisText | AnalysisBytes,
     readonly createdAt: Date,
-    body?: string,
+    /** The default-options response text of the analysis, if at hand (as text or UTF-8 bytes). */
+    body?: string | Buffer,
   ) {
-    if ('json' in from) {
-      this.#text = from
+    if ('json' in from || 'utf8' in from) {
+      this.#json = 'json' in from ? from.json : from.utf8
+      this.#model = from.model
+      this.#language = from.language
       this.#analysis = undefined
     } else {
-      this.#text = undefined
+      this.#json = undefined
+      this.#model = undefined
+      this.#language = undefined
       this.#analysis = from
     }
-    this.body = body
+    if (typeof body === 'object') {
+      this.body = undefined
+      this.#bodyUtf8 = body
+    } else {
+      this.body = body
+      this.#bodyUtf8 = undefined
+    }
+  }
+  /** The response text kept as bytes, decoded (once: it is then `body`), or undefined when none was kept. */
+  keptBody(): string | undefined {
+    const utf8 = this.#bodyUtf8
+    if (utf8 === undefined) return undefined
+    this.#bodyUtf8 = undefined
+    return (this.body = utf8.toString('utf8'))
   }
   get analysis(): Analysis {
-    return (this.#analysis ??= analysisFromJson(this.#text!.json))
+    if (this.#analysis) return this.#analysis
+    const json = this.#json!
+    return (this.#analysis = analysisFromJson(typeof json === 'string' ? json : json.toString('utf8')))
   }
   get model(): string {
-    return this.#text ? this.#text.model : this.#analysis!.model
+    return this.#model ?? this.#analysis!.model
   }
   get language(): string {
-    return this.#text ? this.#text.language : this.#analysis!.language
+    return this.#language ?? this.#analysis!.language
   }
 }
 
@@ -113,10 +147,10 @@ function nextIv(): Buffer {
   return ivBlock.subarray(ivAt, (ivAt += 12))
 }
 
-function encrypt(secret: Buffer, text: string): string {
+function encrypt(secret: Buffer, text: string | Buffer): string {
   const iv = nextIv()
   const cipher = createCipheriv('aes-256-gcm', secret, iv)
-  const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()])
+  const body = Buffer.concat([typeof text === 'string' ? cipher.update(text, 'utf8') : cipher.update(text), cipher.final()])
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')
 }
 
@@ -130,8 +164,8 @@ function decrypt(secret: Buffer, payload: string): string {
 /**
  * An entry's size for the in-process level's bound, from the length of its JSON text: the
  * objects take about two bytes a character of it, and the response text kept beside them
- * (`body`, counted before it exists) about one more; an entry kept as text takes one byte a
- * character until it is parsed. The callers have that text at hand (they
+ * (`body`, counted before it exists) about one more; a worker's entry, kept as UTF-8 bytes
+ * outside the heap, about one byte a character of each until it is parsed. The callers have that text at hand (they
  * encrypt or decrypt it), so it is not serialised again to be measured.
  */
 const entrySize = (jsonLength: number) => jsonLength * 3 + 64
@@ -183,11 +217,18 @@ export function createAnalysisCache(deps: { repo: CacheRepository; clock: Clock;
     return entry
   }
 
-  const write = async (k: CacheKey, from: Analysis | AnalysisText, json: string, body?: string): Promise<CachedAnalysis> => {
+  /** `json`: the analysis' JSON text, as text or UTF-8 bytes; `length`: its length in characters. */
+  const write = async (
+    k: CacheKey,
+    from: Analysis | AnalysisBytes,
+    json: string | Buffer,
+    length: number,
+    body?: string | Buffer,
+  ): Promise<CachedAnalysis> => {
     const now = deps.clock()
     const createdAt = await deps.repo.put(k.accountId, k.key, encrypt(k.secret, json), now, new Date(now.getTime() - CACHE_TTL_MS))
     const entry = new CachedAnalysis(from, createdAt, body)
-    local?.set(localKey(k), entry, { ttl: Math.max(1, CACHE_TTL_MS - (now.getTime() - createdAt.getTime())), size: entrySize(json.length) })
+    local?.set(localKey(k), entry, { ttl: Math.max(1, CACHE_TTL_MS - (now.getTime() - createdAt.getTime())), size: entrySize(length) })
     return entry
   }
 
@@ -217,7 +258,8 @@ export function createAnalysisCache(deps: { repo: CacheRepository; clock: Clock;
 
     /** Writes an analysis and returns its entry. */
     async put(k: CacheKey, analysis: Analysis): Promise<CachedAnalysis> {
-      return write(k, analysis, analysisJson(analysis))
+      const json = analysisJson(analysis)
+      return write(k, analysis, json, json.length)
     },
 
     /**
@@ -225,7 +267,10 @@ export function createAnalysisCache(deps: { repo: CacheRepository; clock: Clock;
      * caller has it) and returns its entry, which parses the text only when first asked for the objects.
      */
     async putText(k: CacheKey, text: AnalysisText, body?: string): Promise<CachedAnalysis> {
-      return write(k, text, text.json, body)
+      // Encoded once: the bytes are both what is encrypted and what the entry keeps.
+      const utf8 = Buffer.from(text.json, 'utf8')
+      const from = { utf8, model: text.model, language: text.language }
+      return write(k, from, utf8, text.json.length, body === undefined ? undefined : Buffer.from(body, 'utf8'))
     },
 
     /** Drops expired rows from the shared table; called periodically. */

@@ -209,6 +209,12 @@ t.test('the real worker: the model loads in each worker, results equal the inlin
     t.same(r.json().relations, expected.relations, `relations of the ${texts[i].length}-character text`)
   }
   t.equal(await used(), 2)
+  // A repeat is answered from the in-process level, which keeps the worker's texts as bytes:
+  // the same body, byte for byte, as the first answer's.
+  const head = (body: string) => body.slice(0, body.lastIndexOf(',"meta":'))
+  const again = await analyze(texts[0])
+  t.equal(again.json().meta.cached, true)
+  t.equal(head(again.body), head(results[0].body), 'a hit answers the text the first request got')
   const metrics = (await h.app.inject({ url: '/metrics' })).body
   t.match(metrics, /analysis_duration_seconds_count 2\b/, 'analysis time observed for both')
   t.equal((await h.app.inject({ url: '/readyz' })).json().checks.model, 'ok')
