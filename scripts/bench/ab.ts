@@ -15,6 +15,7 @@ import { openDatabase } from '../../src/db/client.ts'
 import { createRepositories } from '../../src/db/repositories/index.ts'
 import { createAccount } from '../../src/domain/accounts.ts'
 import { createToken } from '../../src/domain/tokens.ts'
+import { startCheckout } from './checkout-server.ts'
 import { makeText } from './texts.ts'
 
 const args = process.argv.slice(2)
@@ -51,41 +52,8 @@ function load(spec: Record<string, unknown>): Promise<{ total: number; rps: numb
   })
 }
 
-async function startService(dir: string, port: number, dbUrl: string): Promise<{ pid: number; url: string }> {
-  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } }
-  const words = pkg.scripts.start.split(/\s+/)
-  const env: Record<string, string> = {}
-  while (/^[A-Z_]+=/.test(words[0])) {
-    const [k, v] = words.shift()!.split('=')
-    env[k] = v
-  }
-  words.shift() // node
-  const child = spawn(process.execPath, words, {
-    cwd: dir,
-    env: {
-      ...process.env,
-      ...env,
-      DATABASE_URL: dbUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      ANALYSIS_WORKERS: '1',
-      RATE_LIMITS: 'business=1000000/1000000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  children.push(child)
-  const url = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 900; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).status === 200) return { pid: child.pid!, url }
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error(`${dir} did not start`)
-}
+const startService = (dir: string, port: number, databaseUrl: string) =>
+  startCheckout(dir, { port, databaseUrl, workers: 1, children })
 
 async function main() {
   const name = `tea_ab_${randomBytes(4).toString('hex')}`

@@ -10,13 +10,13 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import postgres from 'postgres'
 import { openDatabase } from '../../src/db/client.ts'
 import { createRepositories } from '../../src/db/repositories/index.ts'
 import { createAccount } from '../../src/domain/accounts.ts'
 import { createToken } from '../../src/domain/tokens.ts'
 import { freePort } from '../../test/production/helpers/throwaway-postgres.ts'
+import { startCheckout } from './checkout-server.ts'
 import { makeText } from './texts.ts'
 
 const [dirA, dirB] = process.argv.slice(2, 4)
@@ -51,42 +51,14 @@ try {
   const token = (await createToken(deps, account.id, 'ab')).token
   await database.close()
 
-  const start = async (dir: string) => {
-    const script = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-    const words = script.split(/\s+/).filter(Boolean)
-    const env: Record<string, string> = {}
-    while (/^[A-Z_]+=/.test(words[0])) {
-      const [k, v] = words.shift()!.split('=')
-      env[k] = v
-    }
-    if (words.shift() !== 'node') throw new Error(`cannot read ${dir}'s start script`)
-    const port = await freePort()
-    const child = spawn(process.execPath, [...(process.env.AB_NODE_ARGS ?? '').split(' ').filter(Boolean), ...words], {
-      cwd: dir,
-      env: {
-        ...process.env,
-        ...env,
-        DATABASE_URL: dbUrl.toString(),
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        ANALYSIS_WORKERS: '2',
-        RATE_LIMITS: 'business=1000000/1000000',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+  const start = async (dir: string) =>
+    startCheckout(dir, {
+      port: await freePort(),
+      databaseUrl: dbUrl.toString(),
+      workers: 2,
+      children,
+      nodeArgs: (process.env.AB_NODE_ARGS ?? '').split(' ').filter(Boolean),
     })
-    children.push(child)
-    const url = `http://127.0.0.1:${port}`
-    for (let i = 0; i < 600; i++) {
-      try {
-        if ((await fetch(`${url}/readyz`)).status === 200) return { pid: child.pid!, url }
-      } catch {
-        // not listening yet
-      }
-      await new Promise((r) => setTimeout(r, 100))
-    }
-    throw new Error(`${dir}: not ready in 60 s`)
-  }
   const nodes = { A: await start(dirA), B: await start(dirB) }
 
   const ticks = (pid: number, tid?: number) => {
