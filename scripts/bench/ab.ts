@@ -52,8 +52,7 @@ function load(spec: Record<string, unknown>): Promise<{ total: number; rps: numb
   })
 }
 
-const startService = (dir: string, port: number, databaseUrl: string) =>
-  startCheckout(dir, { port, databaseUrl, workers: 1, children })
+const startService = (dir: string, port: number, databaseUrl: string) => startCheckout(dir, { port, databaseUrl, workers: 1, children })
 
 async function main() {
   const name = `tea_ab_${randomBytes(4).toString('hex')}`
