@@ -1064,7 +1064,7 @@ function pushKinList(
   let kin = 0
   for (let i = a.first - 1; i >= Math.max(sent.first, a.first - 12) && !kin; i--)
     if (KIN_WORDS.has(words[i])) kin = KIN_PLURAL.has(words[i]) ? 1 : 2
-  // Values from 8: 1–3 were the reading without the kin word's number.
+  // listed × 3 + kin, from 8: a range of values of its own within the template.
   if (listed || kin) f.push(feat(R.kinList, 8 + listed * 3 + kin, tp))
 }
 
